@@ -1,0 +1,16 @@
+/** The registry of `p4ina` subcommands. Each module exports `run(argv): Promise<exit code>`. */
+export interface CommandModule {
+  run(argv: string[]): Promise<number>;
+}
+
+export interface Command {
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+export const commands: Record<string, Command> = {
+  switch: {
+    summary: 'run an emulated v1model switch with a P4Runtime server (flags as simple_switch_grpc)',
+    load: () => import('./switch-command.js'),
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * P4Runtime bytestrings (spec §8.3 "Bytestrings"): big-endian, canonical form
+ * is the shortest string with zero as a single 0x00 byte. Receivers accept
+ * zero-padded strings whose value fits the bitwidth; senders send canonical.
+ * These helpers work on bytes only and allocate only when they must, because
+ * the server runs them for every field of every entry it is sent.
+ */
+
+/** Why a received bytestring was refused. */
+export type BytestringProblem = 'empty' | 'too-wide';
+
+/** Number of significant bits in a bytestring (0 for all zeros). */
+export function bitLength(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length && bytes[i] === 0) i++;
+  if (i === bytes.length) return 0;
+  return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
+}
+
+/**
+ * The canonical form of a received bytestring for a field of `bitwidth` bits,
+ * or the problem with it. Returns the input itself when it is canonical already.
+ */
+export function canonicalize(bytes: Uint8Array, bitwidth: number): Buffer | BytestringProblem {
+  if (bytes.length === 0) return 'empty';
+  if (bitLength(bytes) > bitwidth) return 'too-wide';
+  let i = 0;
+  while (i < bytes.length - 1 && bytes[i] === 0) i++;
+  const view = i === 0 ? bytes : bytes.subarray(i);
+  return Buffer.isBuffer(view) ? view : Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/** The value of a bytestring as a bigint. */
+export function bytesToBigInt(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}
+
+/** The canonical bytestring of a non-negative bigint. */
+export function bigIntToBytes(value: bigint): Buffer {
+  if (value < 0n) throw new RangeError(`bigIntToBytes: negative value ${value}`);
+  if (value === 0n) return Buffer.from([0]);
+  let hex = value.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  return Buffer.from(hex, 'hex');
+}
+
+/** The bytestring padded with leading zeros to the full byte width of `bitwidth` (as the P4 tutorials send). */
+export function padToWidth(bytes: Uint8Array, bitwidth: number): Buffer {
+  const width = Math.ceil(bitwidth / 8);
+  const canonical = canonicalize(bytes, bitwidth);
+  if (typeof canonical === 'string') throw new RangeError(`padToWidth: value does not fit ${bitwidth} bits`);
+  if (canonical.length >= width) return canonical;
+  const out = Buffer.alloc(width);
+  canonical.copy(out, width - canonical.length);
+  return out;
+}
+
+/** A value with its low `bitwidth` bits set: the all-ones mask. */
+export function fullMask(bitwidth: number): bigint {
+  return (1n << BigInt(bitwidth)) - 1n;
+}
+
+/** The mask of an LPM prefix of `prefixLen` bits in a field of `bitwidth` bits. */
+export function prefixMask(prefixLen: number, bitwidth: number): bigint {
+  return fullMask(bitwidth) ^ fullMask(bitwidth - prefixLen);
+}
+
+/** Byte-wise equality of two bytestrings. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
