@@ -59,11 +59,15 @@ export function padToWidth(bytes: Uint8Array, bitwidth: number): Buffer {
 
 /** A value with its low `bitwidth` bits set: the all-ones mask. */
 export function fullMask(bitwidth: number): bigint {
+  if (!Number.isInteger(bitwidth) || bitwidth < 0) throw new RangeError(`fullMask: bitwidth ${bitwidth} is not a non-negative integer`);
   return (1n << BigInt(bitwidth)) - 1n;
 }
 
 /** The mask of an LPM prefix of `prefixLen` bits in a field of `bitwidth` bits. */
 export function prefixMask(prefixLen: number, bitwidth: number): bigint {
+  if (!Number.isInteger(prefixLen) || prefixLen < 0 || prefixLen > bitwidth) {
+    throw new RangeError(`prefixMask: prefix length ${prefixLen} is not between 0 and the field's ${bitwidth} bits`);
+  }
   return fullMask(bitwidth) ^ fullMask(bitwidth - prefixLen);
 }
 

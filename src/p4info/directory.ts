@@ -69,8 +69,13 @@ export class Directory<T extends Named> {
     throw new P4InfoError(P4InfoErrorCode.UNKNOWN, `no ${this.kind} ${shown} in the P4Info${hint}`);
   }
 
+  /**
+   * Whether the key names any object: an id, a name, an alias or a suffix.
+   * Never throws: an ambiguous suffix counts as present (get() refuses it).
+   */
   has(key: string | number): boolean {
-    return this.find(key) !== undefined;
+    if (typeof key === 'number') return this.byId.has(key);
+    return this.byName.has(key) || this.bySuffix.has(key);
   }
 
   get size(): number {

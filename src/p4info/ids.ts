@@ -35,10 +35,12 @@ export function assignIds(prefix: number, names: readonly string[], fixed: Reado
     ids.set(name, id);
     taken.add(id);
   }
+  // p4c's probeForId: a suffix of 0 is fine (the prefix keeps the id non-zero); only a taken id moves on.
   for (const name of [...names].filter((n) => !ids.has(n)).sort()) {
     let suffix = jenkinsOneAtATime(name) & 0xffffff;
     let id = ((prefix << 24) | suffix) >>> 0;
-    while (taken.has(id) || suffix === 0) {
+    for (let tries = 1; taken.has(id); tries++) {
+      if (tries > 0xffffff) throw new RangeError(`no free id left for ${name} with prefix 0x${prefix.toString(16)}`);
       suffix = (suffix + 1) & 0xffffff;
       id = ((prefix << 24) | suffix) >>> 0;
     }

@@ -1,4 +1,4 @@
-/** The P4Info model: schema lookups, value encoding and bytestrings. */
+/** The P4Info model: schema lookups, value encoding and bytestrings, and P4Info files (text, JSON, binary). */
 export * from './bytestring.js';
 export * from './directory.js';
 export * from './entities.js';
@@ -7,3 +7,6 @@ export * from './schema.js';
 export * from './value.js';
 export * from './value-error.js';
 export * from './ids.js';
+export * from './p4info-files.js';
+export { formatJsonProto, jsonName, parseJsonProto } from './json-format.js';
+export * from './text-format/index.js';

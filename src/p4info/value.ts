@@ -18,6 +18,7 @@ const MAC = /^[0-9a-f]{2}([:-][0-9a-f]{2}){5}$/i;
 const HEX = /^0x[0-9a-f]+$/i;
 const BIN = /^0b[01]+$/i;
 const DEC = /^\d+$/;
+const NEGATIVE = /^-(\d+|0x[0-9a-f]+)$/i;
 
 function malformed(text: string, why: string): P4ValueError {
   return new P4ValueError(
@@ -58,6 +59,7 @@ export function parseValue(input: ValueInput): bigint {
   }
   const text = input.trim();
   if (DEC.test(text)) return BigInt(text);
+  if (NEGATIVE.test(text)) throw new P4ValueError(ValueErrorCode.NEGATIVE, `negative value ${text} has no bitstring form`);
   if (HEX.test(text) || BIN.test(text)) return BigInt(text.toLowerCase());
   const v4 = IPV4.exec(text);
   if (v4) {
@@ -66,7 +68,11 @@ export function parseValue(input: ValueInput): bigint {
     return octets.reduce((acc, o) => (acc << 8n) | BigInt(o), 0n);
   }
   if (MAC.test(text)) return BigInt('0x' + text.replace(/[:-]/g, ''));
-  if (isIPv6(text)) return ipv6ToBigInt(text);
+  if (isIPv6(text)) {
+    // Node accepts a zone (fe80::1%eth0); it names a link, not part of the address, so it cannot be a P4 value.
+    if (text.includes('%')) throw malformed(text, 'an IPv6 zone (%...) is not part of the address');
+    return ipv6ToBigInt(text);
+  }
   throw malformed(text, 'unrecognised format');
 }
 
@@ -115,9 +121,26 @@ export function formatValue(bytes: Uint8Array, format: ValueFormat = 'dec'): str
         .replace(/(..)(?!$)/g, '$1:');
     case 'ipv4':
       return [24n, 16n, 8n, 0n].map((s) => String((v >> s) & 0xffn)).join('.');
-    case 'ipv6': {
-      const words = Array.from({ length: 8 }, (_, i) => ((v >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
-      return words.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
-    }
+    case 'ipv6':
+      return formatIPv6(v);
   }
+}
+
+/** RFC 5952 text of a 128-bit value: lower-case hex, the longest run of two or more zero words (the first of equals) as `::`. */
+function formatIPv6(v: bigint): string {
+  const words = Array.from({ length: 8 }, (_, i) => Number((v >> BigInt(112 - 16 * i)) & 0xffffn));
+  let best = { start: -1, length: 0 };
+  for (let i = 0; i < 8; ) {
+    if (words[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && words[j] === 0) j++;
+    if (j - i > best.length) best = { start: i, length: j - i };
+    i = j;
+  }
+  const hex = words.map((w) => w.toString(16));
+  if (best.length < 2) return hex.join(':');
+  return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
 }

@@ -30,7 +30,8 @@ export interface P4InfoSpec {
   meters?: { name: string; size: number; unit?: 'BYTES' | 'PACKETS' }[];
   registers?: { name: string; size: number; bitwidth: number }[];
   digests?: { name: string; fields: [name: string, bitwidth: number][] }[];
-  controllerHeaders?: { name: 'packet_in' | 'packet_out'; fields: [name: string, bitwidth: number][] }[];
+  /** p4c hashes the header *type* name for the id (default `<name>_header_t`); the preamble name is packet_in/packet_out. */
+  controllerHeaders?: { name: 'packet_in' | 'packet_out'; typeName?: string; fields: [name: string, bitwidth: number][] }[];
 }
 
 const lastPart = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
@@ -74,7 +75,7 @@ export function buildP4Info(spec: P4InfoSpec): p4i.P4Info__Output {
     directMeter: assignIds(IdPrefix.DIRECT_METER, tables.flatMap((t) => (t.directMeter ? [t.directMeter] : []))),
     register: assignIds(IdPrefix.REGISTER, (spec.registers ?? []).map((r) => r.name)),
     digest: assignIds(IdPrefix.DIGEST, (spec.digests ?? []).map((d) => d.name)),
-    header: assignIds(IdPrefix.CONTROLLER_HEADER, (spec.controllerHeaders ?? []).map((h) => h.name)),
+    header: assignIds(IdPrefix.CONTROLLER_HEADER, (spec.controllerHeaders ?? []).map((h) => h.typeName ?? `${h.name}_header_t`)),
   };
   const pre = (id: number, name: string, annotations: string[] = []): object => ({ id, name, alias: alias.get(name) ?? lastPart(name), annotations });
   const bit = (bitwidth: number): object => ({ bitstring: { bit: { bitwidth } } });
@@ -114,7 +115,7 @@ export function buildP4Info(spec: P4InfoSpec): p4i.P4Info__Output {
       type_spec: { struct: { name: lastPart(d.name) + '_t' } },
     })),
     controller_packet_metadata: (spec.controllerHeaders ?? []).map((h) => ({
-      preamble: { id: ids.header.get(h.name)!, name: h.name, alias: h.name, annotations: ['@controller_header("' + h.name + '")'] },
+      preamble: { id: ids.header.get(h.typeName ?? `${h.name}_header_t`)!, name: h.name, alias: h.name, annotations: ['@controller_header("' + h.name + '")'] },
       metadata: h.fields.map(([name, bitwidth], i) => ({ id: i + 1, name, bitwidth })),
     })),
     type_info: {
