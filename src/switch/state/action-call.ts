@@ -1,0 +1,106 @@
+/**
+ * Action specifications (`p4.v1.Action`) checked against the actions a table
+ * (or the tables of an action profile) may run: the action must be one of the
+ * table's `action_refs` (INVALID_ARGUMENT), used within its scope
+ * (PERMISSION_DENIED), with every parameter given once, with a known id and a
+ * value that fits its width (INVALID_ARGUMENT).
+ */
+import type { ActionInfo, ActionRefInfo, ActionScope, ParamInfo, TableInfo } from '../../p4info/entities.js';
+import type { P4Schema } from '../../p4info/schema.js';
+import type * as p4r from '../../proto/p4r.js';
+import { invalidArgument, permissionDenied } from './entity-error.js';
+import { canonicalOf, checkBytes } from './validation.js';
+
+/** An action with its arguments: canonical values in the P4Info order of the parameters. */
+export interface ActionCall {
+  readonly actionId: number;
+  readonly params: readonly Buffer[];
+}
+
+/** Where an action is being used: as a match entry's action (or an action profile member's), or as the default. */
+export type ActionUse = 'entry' | 'default';
+
+interface ActionShape {
+  readonly info: ActionInfo;
+  readonly scope: ActionScope;
+  readonly params: readonly ParamInfo[];
+  readonly indexById: ReadonlyMap<number, number>;
+}
+
+export class ActionValidator {
+  private readonly shapes = new Map<number, ActionShape>();
+
+  constructor(
+    refs: ReadonlyMap<number, ActionRefInfo>,
+    /** What the actions belong to, for messages. */
+    private readonly owner: string,
+  ) {
+    for (const [id, ref] of refs) {
+      const params = ref.action.params.all;
+      this.shapes.set(id, { info: ref.action, scope: ref.scope, params, indexById: new Map(params.map((p, i) => [p.id, i])) });
+    }
+  }
+
+  /** Validates an action for `use`; throws EntityError. */
+  parse(action: p4r.Action__Output, use: ActionUse): ActionCall {
+    const shape = this.shapes.get(action.action_id);
+    if (!shape) throw invalidArgument(`action id ${action.action_id} is not one of the actions of ${this.owner}`);
+    const name = shape.info.name;
+    if (use === 'entry' && shape.scope === 'DEFAULT_ONLY') {
+      throw permissionDenied(`action ${name} is @defaultonly in ${this.owner}: it can only be the default action`);
+    }
+    if (use === 'default' && shape.scope === 'TABLE_ONLY') {
+      throw permissionDenied(`action ${name} is @tableonly in ${this.owner}: it cannot be the default action`);
+    }
+    const values = new Array<Buffer | undefined>(shape.params.length);
+    for (const p of action.params) {
+      const i = shape.indexById.get(p.param_id);
+      if (i === undefined) throw invalidArgument(`action ${name} has no parameter with id ${p.param_id}`);
+      const param = shape.params[i]!;
+      if (values[i]) throw invalidArgument(`parameter ${param.name} of action ${name} is given twice`);
+      values[i] = Buffer.from(checkBytes(p.value, param.bitwidth, `parameter ${param.name} of action ${name}`));
+    }
+    for (let i = 0; i < values.length; i++) {
+      if (!values[i]) throw invalidArgument(`parameter ${shape.params[i]!.name} (id ${shape.params[i]!.id}) of action ${name} is missing`);
+    }
+    return { actionId: action.action_id, params: values as Buffer[] };
+  }
+
+  /** The canonical `p4.v1.Action` of a stored call. */
+  toProto(call: ActionCall): p4r.Action {
+    const shape = this.shapes.get(call.actionId);
+    const params = shape?.params ?? [];
+    return {
+      action_id: call.actionId,
+      params: call.params.map((value, i) => ({ param_id: params[i]?.id ?? i + 1, value: Buffer.from(canonicalOf(value)) })),
+    };
+  }
+}
+
+/**
+ * What a table does on a miss until the controller changes it, as far as the
+ * P4Info tells: `initial_default_action` (p4c ≥ 2023 emits it), else the const
+ * default action, else `NoAction` when the program has it (P4's default for a
+ * table without `default_action`). Undefined when none of these is known.
+ */
+export function programDefaultAction(table: TableInfo, schema: P4Schema): ActionCall | undefined {
+  const initial = table.raw.initial_default_action;
+  if (initial && initial.action_id) {
+    const action = schema.actions.find(initial.action_id);
+    if (action) {
+      const byId = new Map(initial.arguments.map((a) => [a.param_id, a.value]));
+      return { actionId: initial.action_id, params: action.params.all.map((p) => Buffer.from(canonicalOf(byId.get(p.id) ?? Buffer.from([0])))) };
+    }
+  }
+  const fixedId = table.constDefaultActionId;
+  // `NoAction` by its exact name only: a suffix lookup could throw on an ambiguous name.
+  const fallback = fixedId ? schema.actions.find(fixedId) : schema.actions.all.find((a) => a.name === 'NoAction');
+  if (!fallback) return undefined;
+  return { actionId: fallback.id, params: fallback.params.all.map(() => Buffer.from([0])) };
+}
+
+export function sameCall(a: ActionCall | undefined, b: ActionCall | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.actionId === b.actionId && a.params.length === b.params.length && a.params.every((p, i) => p.equals(b.params[i]!));
+}
+

@@ -1,0 +1,179 @@
+/**
+ * The state of one P4Runtime device: the realized pipeline and its
+ * forwarding state, a saved-but-uncommitted pipeline, and the P4Runtime
+ * operations on them (SetForwardingPipelineConfig, GetForwardingPipelineConfig,
+ * Write with its atomicity modes, Read). Arbitration and gRPC belong to the
+ * runtime server; this class answers with Status values, never throws for
+ * bad input.
+ *
+ * VERIFY_AND_SAVE builds an empty forwarding state for the saved P4Info;
+ * reads and writes go to it from then on (the spec wants them to use the new
+ * P4Info) while the data plane keeps running the realized one. COMMIT
+ * realizes the saved pipeline with the writes made since the save: they
+ * were applied to its state as they came, which is the replay.
+ *
+ * DATAPLANE_ATOMIC is honoured because a batch is applied synchronously: the
+ * packet pipeline runs on the same event loop and cannot see a batch half
+ * done, so an all-or-none batch (as for ROLLBACK_ON_ERROR) is atomic for it.
+ */
+import { moduleLogger, type Logger } from '../../log/logger.js';
+import type * as p4i from '../../proto/p4i.js';
+import type * as p4r from '../../proto/p4r.js';
+import type { DigestConfig } from './digests.js';
+import { EntityError, invalidArgument, notFound } from './entity-error.js';
+import type { ForwardingState } from './forwarding-state.js';
+import { buildPipeline, type InstalledPipeline } from './pipeline-config.js';
+import { reconcileInto } from './reconcile.js';
+import { Code, OK, status, type Status } from './status.js';
+
+export type { InstalledPipeline } from './pipeline-config.js';
+
+export type Atomicity = 'CONTINUE_ON_ERROR' | 'ROLLBACK_ON_ERROR' | 'DATAPLANE_ATOMIC';
+
+export type PipelineListener = (pipeline: InstalledPipeline | undefined) => void;
+
+function errorStatus(e: unknown, log: Logger, during: string): Status {
+  if (e instanceof EntityError) return e.status;
+  // Not a refusal but a bug: report it as INTERNAL rather than crash the server.
+  log.error({ err: e }, `internal error during ${during}`);
+  return status(Code.INTERNAL, `internal error during ${during}: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+export class DeviceState {
+  private realized: InstalledPipeline | undefined;
+  private saved: InstalledPipeline | undefined;
+  private readonly listeners = new Set<PipelineListener>();
+  private readonly log: Logger;
+
+  constructor(options: { logger?: Logger } = {}) {
+    this.log = options.logger ?? moduleLogger('switch.state');
+  }
+
+  /** The realized (committed) pipeline: what the data plane runs. */
+  get pipeline(): InstalledPipeline | undefined {
+    return this.realized;
+  }
+
+  /** The pipeline that reads and writes address: the saved one after VERIFY_AND_SAVE, else the realized one. */
+  get current(): InstalledPipeline | undefined {
+    return this.saved ?? this.realized;
+  }
+
+  /** The forwarding state the data plane reads (the realized pipeline's). */
+  get forwarding(): ForwardingState | undefined {
+    return this.realized?.forwarding;
+  }
+
+  setPipeline(action: string, config: p4r.ForwardingPipelineConfig__Output | null): Status {
+    try {
+      switch (action) {
+        case 'VERIFY':
+          buildPipeline(config);
+          return OK;
+        case 'VERIFY_AND_SAVE':
+          this.saved = buildPipeline(config);
+          this.log.info({ cookie: this.saved.cookie }, 'pipeline saved; reads and writes now use its P4Info');
+          return OK;
+        case 'VERIFY_AND_COMMIT':
+          this.realize(buildPipeline(config), action);
+          return OK;
+        case 'COMMIT': {
+          if (config) throw invalidArgument('COMMIT realizes the saved config: send no config with it');
+          if (!this.saved) throw notFound('there is no saved config to commit: VERIFY_AND_SAVE one first');
+          this.realize(this.saved, action);
+          return OK;
+        }
+        case 'RECONCILE_AND_COMMIT': {
+          const next = buildPipeline(config);
+          if (this.realized) reconcileInto(this.realized.forwarding, next.forwarding);
+          this.realize(next, action);
+          return OK;
+        }
+        default:
+          throw invalidArgument(`SetForwardingPipelineConfig action ${action || 'UNSPECIFIED'} is not valid; use VERIFY, VERIFY_AND_SAVE, VERIFY_AND_COMMIT, COMMIT or RECONCILE_AND_COMMIT`);
+      }
+    } catch (e) {
+      return errorStatus(e, this.log, `SetForwardingPipelineConfig ${action}`);
+    }
+  }
+
+  getPipeline(responseType: string): { status: Status; config?: p4r.ForwardingPipelineConfig } {
+    const p = this.current;
+    const valid = ['ALL', 'COOKIE_ONLY', 'P4INFO_AND_COOKIE', 'DEVICE_CONFIG_AND_COOKIE'];
+    if (!valid.includes(responseType)) return { status: status(Code.INVALID_ARGUMENT, `response_type ${responseType} is not valid; use one of ${valid.join(', ')}`) };
+    // No pipeline yet: the spec leaves `config` unset.
+    if (!p) return { status: OK };
+    const config: p4r.ForwardingPipelineConfig = {};
+    if (p.cookie !== undefined) config.cookie = { cookie: p.cookie };
+    if (responseType === 'ALL' || responseType === 'P4INFO_AND_COOKIE') config.p4info = p.p4info as p4i.P4Info;
+    if (responseType === 'ALL' || responseType === 'DEVICE_CONFIG_AND_COOKIE') config.p4_device_config = p.deviceConfig;
+    return { status: OK, config };
+  }
+
+  write(updates: readonly p4r.Update__Output[], atomicity: Atomicity): Status[] | Status {
+    const target = this.current?.forwarding;
+    if (!target) return status(Code.FAILED_PRECONDITION, 'no forwarding pipeline is set: call SetForwardingPipelineConfig first');
+    if (atomicity === 'CONTINUE_ON_ERROR') return updates.map((u, i) => this.applyOne(target, u, i));
+    if (atomicity !== 'ROLLBACK_ON_ERROR' && atomicity !== 'DATAPLANE_ATOMIC') {
+      return status(Code.UNIMPLEMENTED, `atomicity ${String(atomicity)} is not supported`);
+    }
+    target.undo.begin();
+    for (let i = 0; i < updates.length; i++) {
+      const result = this.applyOne(target, updates[i]!, i);
+      if (result.code === Code.OK) continue;
+      target.undo.rollback();
+      const aborted = status(Code.ABORTED, `not applied: update ${i} failed and the ${atomicity} batch was rolled back`);
+      return updates.map((_, j) => (j === i ? result : aborted));
+    }
+    target.undo.commit();
+    return updates.map(() => OK);
+  }
+
+  read(entities: readonly p4r.Entity__Output[]): Status | Iterable<p4r.Entity> {
+    const target = this.current?.forwarding;
+    if (!target) return status(Code.FAILED_PRECONDITION, 'no forwarding pipeline is set: call SetForwardingPipelineConfig first');
+    const out: p4r.Entity[] = [];
+    for (let i = 0; i < entities.length; i++) {
+      try {
+        target.read(entities[i]!, out);
+      } catch (e) {
+        const s = errorStatus(e, this.log, 'Read');
+        return status(s.code, entities.length > 1 ? `entity ${i}: ${s.message}` : s.message);
+      }
+    }
+    return out;
+  }
+
+  digestConfig(digestId: number): DigestConfig | undefined {
+    return this.realized?.forwarding.digests.config(digestId);
+  }
+
+  onPipelineChange(listener: PipelineListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private applyOne(target: ForwardingState, update: p4r.Update__Output, index: number): Status {
+    try {
+      target.apply(update);
+      return OK;
+    } catch (e) {
+      const s = errorStatus(e, this.log, 'Write');
+      this.log.trace({ index, code: s.code, reason: s.message }, 'update refused');
+      return s;
+    }
+  }
+
+  private realize(next: InstalledPipeline, action: string): void {
+    this.realized = next;
+    this.saved = undefined;
+    this.log.info({ action, cookie: next.cookie, tables: next.schema.tables.size }, 'pipeline realized');
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(next);
+      } catch (e) {
+        this.log.error({ err: e }, 'a pipeline-change listener threw');
+      }
+    }
+  }
+}

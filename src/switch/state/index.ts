@@ -1,0 +1,22 @@
+/** The switch's device state: P4Runtime entities validated against the P4Info and stored for the data plane. */
+export * from './status.js';
+export * from './entity-error.js';
+export * from './device-state.js';
+export * from './forwarding-state.js';
+export * from './pipeline-config.js';
+export type { TableEntryRecord, DefaultEntryRecord, EntryAction } from './table-store.js';
+export { TableStore } from './table-store.js';
+export { TableStores } from './tables.js';
+export type { FieldValue, ParsedMatch, MatchKind } from './match-key.js';
+export { MatchLayout } from './match-key.js';
+export type { ActionCall } from './action-call.js';
+export type { CounterCell } from './counter-cell.js';
+export type { MeterSettings } from './meter-config.js';
+export type { CounterArray, CounterStore } from './counters.js';
+export type { MeterArray, MeterStore } from './meters.js';
+export type { RegisterArray, RegisterCells, RegisterStore } from './registers.js';
+export type { MulticastGroup, CloneSession, ReplicaRecord, PreStore } from './pre.js';
+export type { DigestConfig, DigestStore } from './digests.js';
+export type { ValueSet, ValueSetStore } from './value-sets.js';
+export type { ActionProfileState, ActionProfileStore, GroupRecord, GroupMember } from './action-profiles.js';
+export { UndoLog } from './undo-log.js';

@@ -1,0 +1,183 @@
+/**
+ * The entries of one match-action table, in the form the packet pipeline
+ * reads: a Map from entry key to an immutable record (MODIFY swaps the
+ * record), the default entry, and a version that changes with every change.
+ * For a table whose fields are all EXACT, `lookupExact(key)` is the whole
+ * lookup, the key being the concatenated padded field values (match-key.ts).
+ * LPM, ternary, range and optional entries keep padded values and masks
+ * ready in `fields`, for the pipeline to build its own index per version.
+ */
+import type { MeterType, TableInfo } from '../../p4info/entities.js';
+import type { P4Schema } from '../../p4info/schema.js';
+import { ActionValidator, programDefaultAction, type ActionCall } from './action-call.js';
+import type { CounterCell } from './counter-cell.js';
+import { MatchLayout, type FieldValue } from './match-key.js';
+import type { MeterSettings } from './meter-config.js';
+import { Store, type UndoLog } from './undo-log.js';
+import { describe } from './validation.js';
+
+/** What an entry runs: an action directly, or (indirect tables) an action profile member or group. */
+export type EntryAction =
+  | { readonly kind: 'action'; readonly call: ActionCall }
+  | { readonly kind: 'member'; readonly memberId: number }
+  | { readonly kind: 'group'; readonly groupId: number };
+
+export interface TableEntryRecord {
+  /** Unique within the table: the match key, plus the priority in tables that need one. */
+  readonly key: string;
+  readonly matchKey: string;
+  /** Per P4Info match field; undefined = don't care. */
+  readonly fields: readonly (FieldValue | undefined)[];
+  readonly priority: number;
+  readonly action: EntryAction;
+  /** The deprecated uint64 cookie, as a decimal string. */
+  readonly controllerMetadata: string;
+  readonly metadata: Buffer;
+  /** The entry's TTL in ns (decimal string), 0 = never expires. */
+  readonly idleTimeoutNs: string;
+  /** Present iff the table has a direct counter; the pipeline increments it in place. */
+  readonly counter: CounterCell | undefined;
+  /** The direct meter's configuration; undefined = default (all GREEN). */
+  readonly meter: MeterSettings | undefined;
+  /** performance.now() of the insert or of the last hit; the pipeline refreshes it for idle timeouts. */
+  lastHit: number;
+}
+
+export interface DefaultEntryRecord {
+  /** Undefined when the P4Info names no default action: a miss then does nothing. */
+  readonly action: EntryAction | undefined;
+  /** True while the default is the program's (never set, or reset by a MODIFY without action). */
+  readonly isProgramDefault: boolean;
+  readonly controllerMetadata: string;
+  readonly metadata: Buffer;
+  readonly counter: CounterCell | undefined;
+  readonly meter: MeterSettings | undefined;
+}
+
+export class TableStore extends Store {
+  readonly layout: MatchLayout;
+  readonly actions: ActionValidator;
+  /** Most entries the table holds (P4Info `size`; a size of 0 is read as "not given": no limit). */
+  readonly capacity: number;
+  readonly programDefault: ActionCall | undefined;
+  /** The type of the table's direct meter, if it has one. */
+  readonly directMeterType: MeterType | undefined;
+  /** For messages: "table ingress.l2 (id …)". */
+  readonly label: string;
+  private readonly byKey = new Map<string, TableEntryRecord>();
+  private defaultRecord: DefaultEntryRecord;
+
+  constructor(
+    readonly info: TableInfo,
+    schema: P4Schema,
+    undo: UndoLog,
+  ) {
+    super(undo);
+    this.label = describe('table', info.name, info.id);
+    this.layout = new MatchLayout(info.matchFields.all, this.label);
+    this.actions = new ActionValidator(info.actionRefs, this.label);
+    this.capacity = info.size > 0 ? info.size : Number.POSITIVE_INFINITY;
+    // The spec fixes the default of an indirect table to a constant NoAction, which P4Runtime cannot express as a member.
+    this.programDefault = info.implementationId ? undefined : programDefaultAction(info, schema);
+    this.directMeterType = info.directMeterId ? (schema.directMeters.find(info.directMeterId)?.type ?? 'TWO_RATE_THREE_COLOR') : undefined;
+    this.defaultRecord = this.initialDefault();
+  }
+
+  /** The default entry as the program defines it, with fresh direct resources. */
+  initialDefault(): DefaultEntryRecord {
+    return {
+      action: this.programDefault ? { kind: 'action', call: this.programDefault } : undefined,
+      isProgramDefault: true,
+      controllerMetadata: '0',
+      metadata: Buffer.alloc(0),
+      counter: this.info.directCounterId ? { packets: 0, bytes: 0 } : undefined,
+      meter: undefined,
+    };
+  }
+
+  /** The entry key of a match in this table. */
+  entryKey(matchKey: string, priority: number): string {
+    return this.info.needsPriority ? `${matchKey}#${priority}` : matchKey;
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: string): TableEntryRecord | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The data-plane lookup of an all-EXACT table: the key is the concatenated padded field values (latin1). */
+  lookupExact(key: string): TableEntryRecord | undefined {
+    return this.byKey.get(key);
+  }
+
+  entries(): IterableIterator<TableEntryRecord> {
+    return this.byKey.values();
+  }
+
+  get defaultEntry(): DefaultEntryRecord {
+    return this.defaultRecord;
+  }
+
+  insert(record: TableEntryRecord): void {
+    this.byKey.set(record.key, record);
+    this.touch();
+    if (this.undo.active) {
+      this.undo.record(() => {
+        this.byKey.delete(record.key);
+        this.touch();
+      });
+    }
+  }
+
+  /** Swaps the record with the same key. */
+  replace(record: TableEntryRecord): void {
+    const old = this.byKey.get(record.key);
+    if (!old) throw new Error(`TableStore.replace: no entry with that key in ${this.label}`);
+    this.byKey.set(record.key, record);
+    this.touch();
+    if (this.undo.active) this.undo.record(() => this.putBack(old));
+  }
+
+  remove(key: string): void {
+    const old = this.byKey.get(key);
+    if (!old) throw new Error(`TableStore.remove: no entry with that key in ${this.label}`);
+    this.byKey.delete(key);
+    this.touch();
+    if (this.undo.active) this.undo.record(() => this.putBack(old));
+  }
+
+  setDefault(record: DefaultEntryRecord): void {
+    const old = this.defaultRecord;
+    this.defaultRecord = record;
+    this.touch();
+    if (this.undo.active) {
+      this.undo.record(() => {
+        this.defaultRecord = old;
+        this.touch();
+      });
+    }
+  }
+
+  /** Sets a direct counter's value in place (the cell is shared with the data plane). */
+  writeCounter(cell: CounterCell, packets: number, bytes: number): void {
+    const before = { packets: cell.packets, bytes: cell.bytes };
+    cell.packets = packets;
+    cell.bytes = bytes;
+    this.touch();
+    if (this.undo.active) {
+      this.undo.record(() => {
+        cell.packets = before.packets;
+        cell.bytes = before.bytes;
+        this.touch();
+      });
+    }
+  }
+
+  private putBack(record: TableEntryRecord): void {
+    this.byKey.set(record.key, record);
+    this.touch();
+  }
+}
