@@ -1,5 +1,293 @@
-// Placeholder until the switch command lands; replaced in the same session.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('p4ina switch: not built yet\n');
-  return 1;
+/**
+ * `p4ina switch`: one emulated switch with a P4Runtime server, started with
+ * BMv2 simple_switch_grpc's command line so that Mininet scripts can run
+ * either. Until the data-plane emulator lands, only the P4Runtime side runs:
+ * ports, pcap and a program given at start are checked, then refused.
+ */
+import { readFileSync } from 'node:fs';
+import { P4inaError } from '../errors/p4ina-error.js';
+import { rootLogger } from '../log/logger.js';
+
+const USAGE = `usage: p4ina switch [options] (--no-p4 | CONFIG) [-- target-options]
+
+Runs one emulated v1model switch with a P4Runtime server. The flags are those of
+BMv2's simple_switch_grpc.
+
+options:
+  --device-id N                 P4Runtime device id (default 0)
+  -i, --interface PORT@IFACE    attach a port (comes with the data-plane emulator; not yet)
+  --pcap DIR                    record every port in DIR (comes with the emulator; not yet)
+  --log-console                 log to stdout as JSON lines (level from -L, default info)
+  -L, --log-level LEVEL         trace, debug, info, warn, error or off (default warn)
+  --no-p4                       start without a program; push one with SetForwardingPipelineConfig
+  CONFIG                        a program to run from the start (comes with the emulator; not yet)
+  --thrift-port N               accepted for compatibility and ignored: p4ina has no Thrift server
+  -h, --help                    show this help
+
+target options (after --):
+  --grpc-server-addr ADDR       where P4Runtime listens (default 127.0.0.1:9559; port 0 = any free port)
+  --cpu-port N                  the CPU port for PacketIn/PacketOut (1..510)
+  --grpc-server-ssl             serve TLS; needs --grpc-server-cert and --grpc-server-key
+  --grpc-server-cert FILE       the server's certificate (PEM)
+  --grpc-server-key FILE        the server's private key (PEM)
+  --grpc-server-cacert FILE     CA certificate to check client certificates against (PEM)
+  --grpc-server-with-client-auth  require client certificates (needs --grpc-server-cacert)
+`;
+
+const LEVELS: Record<string, string> = { trace: 'trace', debug: 'debug', info: 'info', warn: 'warn', error: 'error', off: 'silent' };
+
+export interface SwitchOptions {
+  help: boolean;
+  deviceId: bigint;
+  interfaces: { port: number; iface: string }[];
+  pcapDir: string | undefined;
+  logConsole: boolean;
+  logLevel: string | undefined;
+  noP4: boolean;
+  config: string | undefined;
+  thriftPort: number | undefined;
+  grpcAddress: string;
+  cpuPort: number | undefined;
+  tls: { certFile: string; keyFile: string; caFile: string | undefined; clientAuth: boolean } | undefined;
+}
+
+/** A command line we cannot run; the message says what to change. */
+export class UsageError extends P4inaError {
+  constructor(message: string) {
+    super('CLI_USAGE', message);
+  }
+}
+
+function integer(flag: string, text: string, max: bigint): bigint {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} takes a non-negative integer, not "${text}"`);
+  const value = BigInt(text);
+  if (value > max) throw new UsageError(`${flag} ${text} is too large (at most ${max})`);
+  return value;
+}
+
+function checkAddress(text: string): string {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(text);
+  if (!match || Number(match[2]) > 65535) throw new UsageError(`--grpc-server-addr takes HOST:PORT (e.g. 127.0.0.1:9559), not "${text}"`);
+  return text;
+}
+
+function checkCpuPort(text: string): number {
+  const port = Number(integer('--cpu-port', text, 1n << 32n));
+  if (port === 0) throw new UsageError('--cpu-port 0 is not allowed: port 0 is a data port; choose 1..510');
+  if (port > 511) throw new UsageError(`--cpu-port ${port} does not fit v1model's 9-bit ports; choose 1..510`);
+  if (port === 511) throw new UsageError('--cpu-port 511 is the drop port; choose 1..510');
+  return port;
+}
+
+/** Parses argv (after "switch"). Throws UsageError. */
+export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
+  const split = argv.indexOf('--');
+  const general = split < 0 ? argv : argv.slice(0, split);
+  const target = split < 0 ? [] : argv.slice(split + 1);
+  const options: SwitchOptions = {
+    help: false,
+    deviceId: 0n,
+    interfaces: [],
+    pcapDir: undefined,
+    logConsole: false,
+    logLevel: undefined,
+    noP4: false,
+    config: undefined,
+    thriftPort: undefined,
+    grpcAddress: '127.0.0.1:9559',
+    cpuPort: undefined,
+    tls: undefined,
+  };
+  const positionals: string[] = [];
+  walk(general, (flag, value) => {
+    switch (flag) {
+      case '-h':
+      case '--help':
+        options.help = true;
+        return false;
+      case '--device-id':
+        options.deviceId = integer(flag, value(), (1n << 64n) - 1n);
+        return true;
+      case '-i':
+      case '--interface': {
+        const text = value();
+        const match = /^(\d+)@(.+)$/.exec(text);
+        if (!match) throw new UsageError(`${flag} takes PORT@IFACE (e.g. 1@s1-eth1), not "${text}"`);
+        const port = Number(integer(flag, match[1]!, 510n));
+        if (options.interfaces.some((i) => i.port === port)) throw new UsageError(`port ${port} is given twice with ${flag}`);
+        options.interfaces.push({ port, iface: match[2]! });
+        return true;
+      }
+      case '--pcap':
+        options.pcapDir = value();
+        return true;
+      case '--log-console':
+        options.logConsole = true;
+        return false;
+      case '-L':
+      case '--log-level': {
+        const level = value();
+        if (!(level in LEVELS)) throw new UsageError(`${flag} takes one of ${Object.keys(LEVELS).join(', ')}, not "${level}"`);
+        options.logLevel = LEVELS[level];
+        return true;
+      }
+      case '--no-p4':
+        options.noP4 = true;
+        return false;
+      case '--thrift-port':
+        options.thriftPort = Number(integer(flag, value(), 65535n));
+        return true;
+      default:
+        if (flag.startsWith('--grpc-server') || flag === '--cpu-port') throw new UsageError(`${flag} is a target option: put it after --`);
+        if (flag.startsWith('-')) throw new UsageError(`unknown option ${flag}`);
+        positionals.push(flag);
+        return false;
+    }
+  });
+  const tls = { ssl: false, cert: undefined as string | undefined, key: undefined as string | undefined, ca: undefined as string | undefined, clientAuth: false };
+  walk(target, (flag, value) => {
+    switch (flag) {
+      case '--grpc-server-addr':
+        options.grpcAddress = checkAddress(value());
+        return true;
+      case '--cpu-port':
+        options.cpuPort = checkCpuPort(value());
+        return true;
+      case '--grpc-server-ssl':
+        tls.ssl = true;
+        return false;
+      case '--grpc-server-cert':
+        tls.cert = value();
+        return true;
+      case '--grpc-server-key':
+        tls.key = value();
+        return true;
+      case '--grpc-server-cacert':
+        tls.ca = value();
+        return true;
+      case '--grpc-server-with-client-auth':
+        tls.clientAuth = true;
+        return false;
+      default:
+        throw new UsageError(`unknown target option ${flag}`);
+    }
+  });
+  if (options.help) return options;
+  if (positionals.length > 1) throw new UsageError(`one CONFIG at most, got ${positionals.join(' ')}`);
+  options.config = positionals[0];
+  if (options.noP4 === (options.config !== undefined)) throw new UsageError('give either --no-p4 or a CONFIG file (exactly one)');
+  if (tls.ssl) {
+    if (!tls.cert || !tls.key) throw new UsageError('--grpc-server-ssl needs --grpc-server-cert and --grpc-server-key');
+    if (tls.clientAuth && !tls.ca) throw new UsageError('--grpc-server-with-client-auth needs --grpc-server-cacert');
+    options.tls = { certFile: tls.cert, keyFile: tls.key, caFile: tls.ca, clientAuth: tls.clientAuth };
+  } else if (tls.cert || tls.key || tls.ca || tls.clientAuth) {
+    throw new UsageError('certificate options take effect only with --grpc-server-ssl; add it');
+  }
+  return options;
+}
+
+/**
+ * Calls `take(flag, value)` for each token; `take` returns whether it used the
+ * value. Accepts `--flag value` and `--flag=value`.
+ */
+function walk(tokens: readonly string[], take: (flag: string, value: () => string) => boolean): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const eq = token.startsWith('--') ? token.indexOf('=') : -1;
+    const flag = eq > 0 ? token.slice(0, eq) : token;
+    const inline = eq > 0 ? token.slice(eq + 1) : undefined;
+    let usedNext = false;
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const next = tokens[i + 1];
+      if (next === undefined) throw new UsageError(`${flag} needs a value`);
+      usedNext = true;
+      return next;
+    };
+    const tookValue = take(flag, value);
+    if (!tookValue && inline !== undefined) throw new UsageError(`${flag} takes no value`);
+    if (usedNext) i++;
+  }
+}
+
+function readPem(flag: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new UsageError(`${flag} ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+/** Refuses what needs the data-plane emulator, which this build does not have yet. */
+function refuseDataPlane(options: SwitchOptions): void {
+  const wanted = [
+    options.interfaces.length > 0 ? '-i ports' : '',
+    options.pcapDir !== undefined ? '--pcap' : '',
+    options.config !== undefined ? `a program to run (${options.config})` : '',
+  ].filter(Boolean);
+  if (wanted.length === 0) return;
+  throw new UsageError(
+    `${wanted.join(', ')}: ports and running programs come with the data-plane emulator, which this version does not have yet; ` +
+      'run "p4ina switch --no-p4" without -i/--pcap to get the P4Runtime server alone',
+  );
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let options: SwitchOptions;
+  let tls: { cert: Buffer; key: Buffer; ca?: Buffer; requireClientCert: boolean } | undefined;
+  try {
+    options = parseSwitchArgs(argv);
+    if (options.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    refuseDataPlane(options);
+    if (options.tls) {
+      const { certFile, keyFile, caFile, clientAuth } = options.tls;
+      tls = {
+        cert: readPem('--grpc-server-cert', certFile),
+        key: readPem('--grpc-server-key', keyFile),
+        ...(caFile ? { ca: readPem('--grpc-server-cacert', caFile) } : {}),
+        requireClientCert: clientAuth,
+      };
+    }
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`p4ina switch: ${err.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.thriftPort !== undefined) process.stderr.write(`p4ina switch: --thrift-port ${options.thriftPort} ignored (p4ina has no Thrift server)\n`);
+  rootLogger().level = options.logLevel ?? (options.logConsole ? 'info' : (process.env.LOG_LEVEL ?? 'warn'));
+
+  // Loaded after the level is set, so that loggers made at import time get it.
+  const { DeviceState } = await import('../switch/state/device-state.js');
+  const { P4RuntimeServer } = await import('../switch/runtime/server.js');
+  const server = new P4RuntimeServer({ deviceId: options.deviceId, state: new DeviceState() });
+  let port: number;
+  try {
+    ({ port } = await server.start({ address: options.grpcAddress, ...(tls ? { tls } : {}) }));
+  } catch (err) {
+    if (!P4inaError.is(err)) throw err;
+    process.stderr.write(`p4ina switch: ${err.message}\n`);
+    return 1;
+  }
+  const host = options.grpcAddress.slice(0, options.grpcAddress.lastIndexOf(':'));
+  const where = `${host}:${port}`;
+  process.stdout.write(
+    `p4ina switch: P4Runtime server for device ${options.deviceId} listening on ${where} (${tls ? 'TLS' : 'plaintext'}); ` +
+      `no program yet: push one with SetForwardingPipelineConfig, e.g. p4runtime-shell --grpc-addr ${where} --device-id ${options.deviceId} ` +
+      '--election-id 0,1 --config p4info.txtpb,program.json; Ctrl-C stops\n',
+  );
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (sig: NodeJS.Signals): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(sig);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  rootLogger().info({ signal }, 'stopping');
+  await server.stop();
+  return 0;
 }
