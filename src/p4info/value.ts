@@ -84,10 +84,22 @@ export function encodeValue(input: ValueInput, bitwidth: number): Buffer {
     if (c === 'too-wide') throw tooWide(bitLength(input), bitwidth, '0x' + Buffer.from(input).toString('hex'));
     return Buffer.from(c);
   }
+  // Controllers encode small numbers by the million (ports, addresses, slot ids): keep those off bigint.
+  if (typeof input === 'number' && input >= 0 && input <= 0xffffffff && Number.isInteger(input)) return encodeUint32(input, bitwidth);
   const value = parseValue(input);
   const bits = value === 0n ? 0 : value.toString(2).length;
   if (bits > bitwidth) throw tooWide(bits, bitwidth, String(input));
   return bigIntToBytes(value);
+}
+
+/** The canonical bytestring of a number in 0..2^32-1, without going through bigint. */
+function encodeUint32(value: number, bitwidth: number): Buffer {
+  const bits = 32 - Math.clz32(value);
+  if (bits > bitwidth) throw tooWide(bits, bitwidth, String(value));
+  const length = bits === 0 ? 1 : (bits + 7) >>> 3;
+  const out = Buffer.allocUnsafe(length);
+  for (let i = length - 1, v = value; i >= 0; i--, v = Math.floor(v / 256)) out[i] = v & 0xff;
+  return out;
 }
 
 function tooWide(bits: number, bitwidth: number, shown: string): P4ValueError {

@@ -10,6 +10,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { p4RuntimeGrpc } from '../proto/load.js';
 import type * as p4r from '../proto/p4r.js';
+import { serializeWriteRequest } from './write-serializer.js';
 
 export interface TlsOptions {
   /** PEM of the CA that signed the switch's certificate; the system roots when left out. */
@@ -34,8 +35,20 @@ export function channelCredentials(tls: TlsOptions | undefined): grpc.ChannelCre
   return grpc.credentials.createSsl(toBuffer(tls.ca), toBuffer(tls.key), toBuffer(tls.cert));
 }
 
+let clientConstructor: grpc.ServiceClientConstructor | undefined;
+
+/** The P4Runtime client class with Write's serializer swapped for the bulk-friendly one. */
+function p4RuntimeClientConstructor(): grpc.ServiceClientConstructor {
+  if (!clientConstructor) {
+    const service = p4RuntimeGrpc().p4.v1.P4Runtime.service;
+    const write = service.Write as grpc.MethodDefinition<p4r.WriteRequest, p4r.WriteResponse__Output>;
+    clientConstructor = grpc.makeGenericClientConstructor({ ...service, Write: { ...write, requestSerialize: serializeWriteRequest } }, 'P4Runtime');
+  }
+  return clientConstructor;
+}
+
 /** A P4Runtime service client for `address` (host:port). Connects lazily, on the first call. */
 export function createP4RuntimeStub(address: string, tls: TlsOptions | undefined, channelOptions: grpc.ChannelOptions = {}): p4r.P4RuntimeClient {
-  const Service = p4RuntimeGrpc().p4.v1.P4Runtime;
-  return new Service(address, channelCredentials(tls), { ...DEFAULT_CHANNEL_OPTIONS, ...channelOptions });
+  const Service = p4RuntimeClientConstructor();
+  return new Service(address, channelCredentials(tls), { ...DEFAULT_CHANNEL_OPTIONS, ...channelOptions }) as unknown as p4r.P4RuntimeClient;
 }

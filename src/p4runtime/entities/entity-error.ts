@@ -76,7 +76,12 @@ export function inContext<T>(context: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (P4inaError.is(err) && !err.message.startsWith(context)) err.message = `${context}: ${err.message}`;
-    throw err;
+    throw withContext(err, context);
   }
+}
+
+/** The same prefixing for hot paths that catch themselves, so no context string is built unless something fails. */
+export function withContext(err: unknown, context: string): unknown {
+  if (P4inaError.is(err) && !err.message.startsWith(context)) err.message = `${context}: ${err.message}`;
+  return err;
 }

@@ -10,7 +10,7 @@ import type { P4Schema, TableInfo } from '../../p4info/index.js';
 import { decodeCounterData, decodeMeterCounterData, encodeCounterData, encodeMeterCounterData } from './counter-data.js';
 import type { CounterDataInput, MeterCounterDataInput } from './counter-data.js';
 import { isWrite, type EncodeIntent, type P4Entity } from './entity.js';
-import { EntityErrorCode, entityError, inContext } from './entity-error.js';
+import { EntityErrorCode, entityError, inContext, withContext } from './entity-error.js';
 import { decodeMatch, encodeMatch, missingExactFields, type MatchSpec } from './match.js';
 import { decodeMeterConfig, encodeMeterConfig, type MeterConfigInput } from './meter-config.js';
 import { decodeTableAction, encodeTableAction, type TableActionSpec } from './table-action.js';
@@ -86,19 +86,33 @@ export class TableEntry implements P4Entity {
     const info = this.table === undefined ? undefined : schema.tables.get(this.table);
     const key = info ? this.tableKey(info, intent, keyOnly) : this.wildcardKey(intent);
     if (keyOnly) return key;
-    const out: p4r.TableEntry = { ...key };
-    if (this.action) {
-      if (!info) throw entityError(EntityErrorCode.BAD_MATCH, 'an action filter needs a table name');
-      out.action = inContext(`table ${info.name}`, () => encodeTableAction(this.action!, info, schema, this.isDefault, isWrite(intent)));
-    }
-    if (this.metadata) out.metadata = Buffer.from(this.metadata);
-    if (this.idleTimeoutNs !== undefined) out.idle_timeout_ns = int64(this.idleTimeoutNs, 'idleTimeoutNs');
-    out.counter_data = encodeCounterData(this.counterData);
-    out.meter_config = encodeMeterConfig(this.meterConfig);
-    out.meter_counter_data = encodeMeterCounterData(this.meterCounterData);
-    if (this.timeSinceLastHitNs !== undefined) out.time_since_last_hit = { elapsed_ns: int64(this.timeSinceLastHitNs, 'timeSinceLastHitNs') };
-    out.is_const = this.isConst;
+    if (this.action && !info) throw entityError(EntityErrorCode.BAD_MATCH, 'an action filter needs a table name');
+    // One object literal with every field: this runs once per entry of a bulk write, and an
+    // object built by spreading and adding properties one by one is markedly slower to make and encode.
+    const out: p4r.TableEntry = {
+      table_id: key.table_id,
+      match: key.match,
+      priority: key.priority,
+      is_default_action: key.is_default_action,
+      action: this.action && info ? this.encodeAction(this.action, info, schema, intent) : null,
+      metadata: this.metadata ? Buffer.from(this.metadata) : undefined,
+      idle_timeout_ns: this.idleTimeoutNs !== undefined ? int64(this.idleTimeoutNs, 'idleTimeoutNs') : undefined,
+      counter_data: encodeCounterData(this.counterData),
+      meter_config: encodeMeterConfig(this.meterConfig),
+      meter_counter_data: encodeMeterCounterData(this.meterCounterData),
+      time_since_last_hit:
+        this.timeSinceLastHitNs !== undefined ? { elapsed_ns: int64(this.timeSinceLastHitNs, 'timeSinceLastHitNs') } : null,
+      is_const: this.isConst,
+    };
     return out;
+  }
+
+  private encodeAction(spec: TableActionSpec, info: TableInfo, schema: P4Schema, intent: EncodeIntent): p4r.TableAction {
+    try {
+      return encodeTableAction(spec, info, schema, this.isDefault, isWrite(intent));
+    } catch (err) {
+      throw withContext(err, `table ${info.name}`);
+    }
   }
 
   private wildcardKey(intent: EncodeIntent): p4r.TableEntry {
