@@ -1,0 +1,21 @@
+/** Port backends behind one interface, `-i PORT@SPEC` parsing, and pcap recording. */
+export { BasePort, MIN_FRAME_BYTES, MutablePortCounters, snapshotCounters } from './port.js';
+export type { FrameListener, Port, PortCounters, PortKind } from './port.js';
+export { PORT_ERROR_CODES, PortError } from './port-error.js';
+export type { PortErrorCode } from './port-error.js';
+export { DROP_PORT, MAX_PORT_NUMBER, checkPortNumber } from './port-number.js';
+export { parsePortSpec, parsePortSpecs } from './port-spec.js';
+export type { IfacePortSpec, MemoryPortSpec, PortSpec, PortSpecOptions, UdpPortSpec } from './port-spec.js';
+export { PortSet, openPort } from './port-set.js';
+export type { PortFactoryOptions } from './port-set.js';
+export { MemoryPort, createMemoryWire, settleMemoryPorts } from './memory-port.js';
+export type { ImpairmentCounters, Impairments, MemoryEndpoint, MemoryWireOptions } from './memory-port.js';
+export { MemoryHub } from './memory-hub.js';
+export { UdpWirePort } from './udp-wire-port.js';
+export type { UdpWireCounters, UdpWireOptions } from './udp-wire-port.js';
+export { PcapWriter, epochMicros } from './pcap-writer.js';
+export type { PcapWriterOptions } from './pcap-writer.js';
+export { PcapFormatError, parsePcap, readPcapFile } from './pcap-reader.js';
+export type { PcapFile, PcapRecord } from './pcap-reader.js';
+export { PcapRecorder, pcapFileStem } from './pcap-recorder.js';
+export { RecordingPort } from './recording-port.js';
