@@ -1,0 +1,98 @@
+/**
+ * @fileoverview The catalogue of every diagnostic the front end can report.
+ * Each entry has a stable number (printed as P4C<number>), a name that code
+ * and tests use, a severity and a message template whose `{0}`, `{1}`, ...
+ * are filled from the report's arguments. Numbers are never reused or
+ * renumbered; retire an entry by leaving it in place.
+ *
+ * Reserved ranges:
+ *   1000-1099  lexical          1100-1199  preprocessor     1200-1499  syntax
+ *   2000-2999  names and scopes 3000-3999  types            4000-4999  control plane / P4Info
+ *   5000-5999  unsupported      8000-8999  driver, internal 9000-9999  warnings
+ */
+
+export type Severity = 'error' | 'warning' | 'note';
+
+export interface DiagnosticDefinition {
+  readonly code: number;
+  readonly severity: Severity;
+  readonly template: string;
+}
+
+export const DIAGNOSTIC_CATALOGUE = {
+  // 1000-1099: lexical
+  InvalidCharacter: { code: 1001, severity: 'error', template: "unexpected character '{0}'" },
+  UnterminatedString: { code: 1002, severity: 'error', template: 'unterminated string literal' },
+  UnterminatedComment: { code: 1003, severity: 'error', template: "unterminated comment: '/*' without '*/'" },
+  InvalidIntegerLiteral: { code: 1004, severity: 'error', template: "invalid integer literal '{0}': {1}" },
+
+  // 1100-1199: preprocessor
+  IncludeNotFound: { code: 1101, severity: 'error', template: "cannot find include file '{0}' (searched {1})" },
+  IncludeCycle: { code: 1102, severity: 'error', template: 'include cycle: {0}' },
+  IncludeTooDeep: { code: 1103, severity: 'error', template: 'includes nested more than {0} deep' },
+  MalformedInclude: { code: 1104, severity: 'error', template: '#include expects "FILE" or <FILE>' },
+  UnknownDirective: { code: 1105, severity: 'error', template: "unknown preprocessor directive '#{0}'" },
+  MalformedDefine: { code: 1106, severity: 'error', template: '#{0} expects a macro name' },
+  UnterminatedConditional: { code: 1107, severity: 'error', template: '#{0} without a matching #endif' },
+  UnmatchedConditional: { code: 1108, severity: 'error', template: '#{0} without a matching #if' },
+  DirectiveAfterElse: { code: 1109, severity: 'error', template: '#{0} after #else' },
+  InvalidIfExpression: { code: 1110, severity: 'error', template: 'invalid #if expression: {0}' },
+  ErrorDirective: { code: 1111, severity: 'error', template: '#error {0}' },
+  MacroArgumentCount: { code: 1112, severity: 'error', template: "macro '{0}' takes {1} argument(s), but {2} were given" },
+  UnterminatedMacroCall: { code: 1113, severity: 'error', template: "unterminated call of macro '{0}': missing ')'" },
+  CannotReadFile: { code: 1114, severity: 'error', template: "cannot read '{0}'" },
+  MacroExpansionTooDeep: { code: 1115, severity: 'error', template: "expansion of macro '{0}' nested more than {1} deep" },
+  InvalidCommandLineDefine: { code: 1116, severity: 'error', template: "invalid -D definition '{0}': expected NAME or NAME=VALUE" },
+  MalformedMacroParameters: { code: 1117, severity: 'error', template: "malformed parameter list of macro '{0}'" },
+  MacroExpansionTooLarge: { code: 1118, severity: 'error', template: "expanding macro '{0}' makes more than {1} tokens" },
+
+  // 1200-1499: syntax
+  ExpectedToken: { code: 1201, severity: 'error', template: 'expected {0}, found {1}' },
+  ExpectedDeclaration: { code: 1202, severity: 'error', template: 'expected a declaration, found {0}' },
+  ExpectedExpression: { code: 1203, severity: 'error', template: 'expected an expression, found {0}' },
+  ExpectedType: { code: 1204, severity: 'error', template: 'expected a type, found {0}' },
+  ExpectedStatement: { code: 1205, severity: 'error', template: 'expected a statement, found {0}' },
+  ExpectedName: { code: 1206, severity: 'error', template: 'expected a name, found {0}' },
+  ExpectedTableProperty: { code: 1207, severity: 'error', template: 'expected a table property, found {0}' },
+  ExpectedParserState: { code: 1208, severity: 'error', template: "expected 'state', found {0}" },
+  TypeUsedAsValue: { code: 1209, severity: 'error', template: "'{0}' is a type, not a value" },
+  NotAssignable: { code: 1210, severity: 'error', template: 'the left side of = must be a variable, field, array element or slice' },
+  ParserWithoutStates: { code: 1211, severity: 'error', template: "parser '{0}' has no states" },
+  TableWithoutProperties: { code: 1212, severity: 'error', template: "table '{0}' has no properties" },
+  ControlWithoutApply: { code: 1213, severity: 'error', template: "control '{0}' has no apply block" },
+  ExpectedStatementNotExpression: { code: 1214, severity: 'error', template: 'only assignments and calls can be statements; this expression does nothing' },
+  DeclarationNotAllowedHere: { code: 1215, severity: 'error', template: "'{0}' cannot be declared here: {1}" },
+  StatementNotAllowedInParser: { code: 1216, severity: 'error', template: "'{0}' statements are not allowed in a parser state" },
+  ExpectedKeyset: { code: 1217, severity: 'error', template: 'expected a keyset (a value, mask, range, default or _), found {0}' },
+  NestingTooDeep: { code: 1218, severity: 'error', template: 'nested more than {0} deep; simplify this code' },
+  TooManyErrors: { code: 1299, severity: 'error', template: 'too many errors; stopped reporting after {0}' },
+
+  // 5000-5999: unsupported
+  UnsupportedMacroOperator: { code: 5001, severity: 'error', template: "unsupported: the '{0}' operator in macro bodies" },
+  UnsupportedSyntax: { code: 5002, severity: 'error', template: 'unsupported: {0}' },
+
+  // 8000-8999: driver and internal
+  InternalError: { code: 8001, severity: 'error', template: 'internal compiler error in {0}: {1}' },
+
+  // 9000-9999: warnings
+  IgnoredDirective: { code: 9001, severity: 'warning', template: '#{0} is ignored' },
+  ExtraTokensAfterDirective: { code: 9002, severity: 'warning', template: 'extra tokens after #{0} are ignored' },
+  WarningDirective: { code: 9003, severity: 'warning', template: '#warning {0}' },
+  MacroRedefined: { code: 9004, severity: 'warning', template: "macro '{0}' redefined" },
+} as const satisfies Record<string, DiagnosticDefinition>;
+
+/** The name of a catalogue entry, e.g. 'ExpectedToken'. */
+export type DiagnosticId = keyof typeof DIAGNOSTIC_CATALOGUE;
+
+/** The printed form of a code: P4C1201. */
+export function codeString(code: number): string {
+  return `P4C${String(code).padStart(4, '0')}`;
+}
+
+/** Fills `{0}`, `{1}`, ... of a template; a missing argument is left visible as `{n}`. */
+export function fillTemplate(template: string, args: readonly (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? whole : String(value);
+  });
+}
