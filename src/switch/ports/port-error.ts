@@ -20,8 +20,6 @@ export const PORT_ERROR_CODES = {
   badUdpPort: 'PORT_BAD_UDP_PORT',
   /** A UDP wire address is not loopback and non-loopback was not allowed. */
   notLoopback: 'PORT_NOT_LOOPBACK',
-  /** PORT@IFACE (AF_PACKET) is parsed but has no backend yet. */
-  ifaceUnsupported: 'PORT_IFACE_UNSUPPORTED',
   /** PORT@mem:NAME was given but no in-memory hub was supplied to open it. */
   noMemoryHub: 'PORT_NO_MEMORY_HUB',
   /** This side of an in-memory wire is already attached. */

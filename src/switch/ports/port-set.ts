@@ -3,6 +3,7 @@
  * is all or nothing: if one port fails, those already opened are closed
  * again and the error says which argument to fix.
  */
+import { AfPacketPort, type AfPacketPortOptions } from './af-packet/af-packet-port.js';
 import type { MemoryHub } from './memory-hub.js';
 import { snapshotCounters, type FrameListener, type Port, type PortCounters } from './port.js';
 import { PORT_ERROR_CODES, PortError } from './port-error.js';
@@ -15,9 +16,11 @@ export interface PortFactoryOptions extends PortSpecOptions {
   readonly memoryHub?: MemoryHub;
   /** Socket tuning for every UDP wire. */
   readonly udp?: Pick<UdpWireOptions, 'sendQueueLimit' | 'recvBufferSize' | 'sendBufferSize'>;
+  /** Socket tuning for every AF_PACKET port (`PORT@IFACE`). */
+  readonly afPacket?: Omit<AfPacketPortOptions, 'number' | 'iface' | 'addon'>;
 }
 
-/** Opens the port one spec describes. Throws PortError (e.g. PORT_IFACE_UNSUPPORTED for PORT@IFACE). */
+/** Opens the port one spec describes. Throws PortError, or AfPacketError for a network interface that cannot be opened. */
 export async function openPort(spec: PortSpec, options: PortFactoryOptions = {}): Promise<Port> {
   switch (spec.kind) {
     case 'udp':
@@ -28,10 +31,7 @@ export async function openPort(spec: PortSpec, options: PortFactoryOptions = {})
       }
       return options.memoryHub.attach(spec.wire, spec.number);
     case 'iface':
-      throw new PortError(
-        PORT_ERROR_CODES.ifaceUnsupported,
-        `port argument "${spec.text}": network interfaces (AF_PACKET) are not supported yet; they come with the Mininet support. Use PORT@udp:LOCALADDR:LOCALPORT:PEERADDR:PEERPORT for now`,
-      );
+      return AfPacketPort.open({ ...options.afPacket, number: spec.number, iface: spec.iface });
   }
 }
 

@@ -1,0 +1,34 @@
+# Builds build/Release/af_packet.node, the AF_PACKET port addon
+# (native/af_packet; loaded by src/switch/ports/af-packet/load-addon.ts).
+# Linux only: elsewhere the target is empty, so that installing the package
+# does not fail, and the loader reports the platform instead.
+{
+  'targets': [
+    {
+      'target_name': 'af_packet',
+      'conditions': [
+        ['OS=="linux"', {
+          'sources': [
+            'native/af_packet/addon.c',
+            'native/af_packet/batch_io.c',
+            'native/af_packet/js_errors.c',
+            'native/af_packet/packet_socket.c',
+            'native/af_packet/port_lifetime.c',
+            'native/af_packet/receive_path.c',
+          ],
+          # N-API 8: async cleanup hooks (Node >= 12.19; package.json wants >= 20).
+          'defines': ['NAPI_VERSION=8'],
+          'cflags_c': ['-std=gnu11', '-Wall', '-Wextra', '-Wshadow', '-Wstrict-prototypes', '-Wno-unused-parameter'],
+          'configurations': {
+            'Release': {
+              'cflags!': ['-O3'],
+              'cflags': ['-O2'],
+            },
+          },
+        }, {
+          'type': 'none',
+        }],
+      ],
+    },
+  ],
+}

@@ -1,0 +1,316 @@
+/*
+ * The addon's JavaScript face: class AfPacketSocket.
+ *
+ *   new AfPacketSocket(ifname, onFrames, onError, options)
+ *     options: { batchSize, maxFrameBytes, receiveBufferBytes, sendBufferBytes }
+ *     onFrames(batch: Buffer, count: number): see receive_path.c for the layout
+ *     onError(error: Error): a receive-side error; the socket stays open
+ *     sets: ifindex, kernelIgnoresOutgoing, linkWasDown, receiveBufferBytes, sendBufferBytes
+ *   send(frames: Buffer[]): { sent, sentBytes, error }
+ *                                       frames and bytes the kernel took; the rest were
+ *                                       dropped, and error (else null) says why
+ *   statistics(): { outgoingSkipped, truncated, kernelPackets, kernelDrops }
+ *   ref() / unref()                     whether the open port keeps the event loop alive
+ *   close()                             idempotent; releases the fd and the poll handle
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "js_errors.h"
+#include "port.h"
+
+enum { MAX_ARGS = 4 };
+
+typedef struct limits {
+  const char *name;
+  uint32_t fallback, min, max;
+} limits;
+
+static const limits BATCH_SIZE = {"batchSize", 64, 1, 1024};
+static const limits MAX_FRAME_BYTES = {"maxFrameBytes", 65536 + 256, 64, 1u << 18};
+static const limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
+static const limits SEND_BUFFER = {"sendBufferBytes", 4u << 20, 0, 1u << 30};
+
+/* Reads options[name] as an integer in [min, max]; false after throwing. */
+static bool read_option(napi_env env, napi_value options, const limits *spec, uint32_t *out) {
+  *out = spec->fallback;
+  napi_valuetype type;
+  napi_value value;
+  if (napi_typeof(env, options, &type) != napi_ok) return false;
+  if (type == napi_undefined) return true;
+  if (napi_get_named_property(env, options, spec->name, &value) != napi_ok) return false;
+  if (napi_typeof(env, value, &type) != napi_ok) return false;
+  if (type == napi_undefined) return true;
+  double number;
+  if (type != napi_number || napi_get_value_double(env, value, &number) != napi_ok || number != (double)(int64_t)number ||
+      number < spec->min || number > spec->max) {
+    char message[160];
+    snprintf(message, sizeof message, "options.%s must be an integer from %u to %u", spec->name, spec->min, spec->max);
+    napi_throw_range_error(env, NULL, message);
+    return false;
+  }
+  *out = (uint32_t)number;
+  return true;
+}
+
+static bool set_property(napi_env env, napi_value object, const char *name, napi_value value) {
+  return value != NULL && napi_set_named_property(env, object, name, value) == napi_ok;
+}
+
+static napi_value number_value(napi_env env, double number) {
+  napi_value value;
+  return napi_create_double(env, number, &value) == napi_ok ? value : NULL;
+}
+
+static napi_value boolean_value(napi_env env, bool flag) {
+  napi_value value;
+  return napi_get_boolean(env, flag, &value) == napi_ok ? value : NULL;
+}
+
+/* Throws unless an N-API call already left an exception pending. */
+static napi_value internal_failure(napi_env env, const char *what) {
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (!pending) {
+    char message[128];
+    snprintf(message, sizeof message, "AfPacketSocket: %s failed inside N-API", what);
+    napi_throw_error(env, NULL, message);
+  }
+  return NULL;
+}
+
+static napi_value construct(napi_env env, napi_callback_info info) {
+  size_t argc = MAX_ARGS;
+  napi_value argv[MAX_ARGS], self, new_target;
+  if (napi_get_cb_info(env, info, &argc, argv, &self, NULL) != napi_ok) return NULL;
+  if (napi_get_new_target(env, info, &new_target) != napi_ok || new_target == NULL) {
+    napi_throw_type_error(env, NULL, "AfPacketSocket must be called with new");
+    return NULL;
+  }
+  napi_valuetype types[3] = {napi_undefined, napi_undefined, napi_undefined};
+  for (size_t i = 0; i < 3 && i < argc; i++) napi_typeof(env, argv[i], &types[i]);
+  if (argc < 3 || types[0] != napi_string || types[1] != napi_function || types[2] != napi_function) {
+    napi_throw_type_error(env, NULL, "usage: new AfPacketSocket(ifname: string, onFrames: Function, onError: Function, options?)");
+    return NULL;
+  }
+  napi_value options = argc > 3 ? argv[3] : NULL;
+  if (options == NULL) napi_get_undefined(env, &options);
+
+  /* Longer than any interface name, so that messages show what was asked. */
+  char ifname[256];
+  size_t name_length;
+  if (napi_get_value_string_utf8(env, argv[0], ifname, sizeof ifname, &name_length) != napi_ok) return NULL;
+  if (strlen(ifname) != name_length) {
+    napi_throw_type_error(env, NULL, "an interface name cannot contain NUL characters");
+    return NULL;
+  }
+  uint32_t batch_size, max_frame_bytes, receive_buffer, send_buffer;
+  if (!read_option(env, options, &BATCH_SIZE, &batch_size) || !read_option(env, options, &MAX_FRAME_BYTES, &max_frame_bytes) ||
+      !read_option(env, options, &RECEIVE_BUFFER, &receive_buffer) || !read_option(env, options, &SEND_BUFFER, &send_buffer))
+    return NULL;
+
+  afp_open_options open_options = {(int)receive_buffer, (int)send_buffer};
+  afp_open_result opened;
+  int error = afp_open(ifname, &open_options, &opened);
+  if (error != 0) {
+    char message[640];
+    afp_describe_open_error(message, sizeof message, ifname, error, opened.failed_call, opened.link_type);
+    return afp_throw_errno(env, error, opened.failed_call, message);
+  }
+
+  afp_port *port = calloc(1, sizeof *port);
+  if (port == NULL) {
+    close(opened.fd);
+    return afp_throw_errno(env, ENOMEM, "calloc", "out of memory opening an AF_PACKET port");
+  }
+  port->env = env;
+  port->fd = opened.fd;
+  port->ifindex = opened.ifindex;
+  memcpy(port->ifname, ifname, name_length + 1); /* afp_open checked it fits */
+  if (afp_rx_init(&port->rx, batch_size, max_frame_bytes) != 0 || afp_tx_init(&port->tx, batch_size) != 0) {
+    afp_port_free_unstarted(port);
+    return afp_throw_errno(env, ENOMEM, "malloc", "out of memory for the port's frame buffers; lower batchSize or maxFrameBytes");
+  }
+
+  napi_value resource_name;
+  uv_loop_t *loop;
+  if (napi_create_string_utf8(env, "AfPacketSocket", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
+      napi_async_init(env, NULL, resource_name, &port->async_context) != napi_ok ||
+      napi_create_reference(env, argv[1], 1, &port->on_frames) != napi_ok ||
+      napi_create_reference(env, argv[2], 1, &port->on_error) != napi_ok ||
+      napi_get_uv_event_loop(env, &loop) != napi_ok) {
+    afp_port_free_unstarted(port);
+    return internal_failure(env, "setting up callbacks");
+  }
+  int uv_status = uv_poll_init_socket(loop, &port->poll, port->fd);
+  if (uv_status < 0) {
+    afp_port_free_unstarted(port);
+    return afp_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the packet socket");
+  }
+  port->poll.data = port;
+  port->poll_initialized = true;
+  /* From here on the port is freed through the close path only. */
+  if (napi_wrap(env, self, port, afp_port_finalize, NULL, NULL) != napi_ok) {
+    afp_port_begin_close(port);
+    afp_port_release_js(port);
+    port->finalized = true; /* no JavaScript object will ever finalize it */
+    return internal_failure(env, "napi_wrap");
+  }
+  if (napi_create_reference(env, self, 1, &port->self) != napi_ok || afp_port_watch_teardown(port) != napi_ok) {
+    afp_port_begin_close(port);
+    afp_port_release_js(port);
+    return internal_failure(env, "registering the port");
+  }
+  uv_status = uv_poll_start(&port->poll, UV_READABLE, afp_port_on_poll);
+  if (uv_status < 0) {
+    afp_port_begin_close(port);
+    afp_port_release_js(port);
+    return afp_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the packet socket");
+  }
+
+  if (!set_property(env, self, "ifindex", number_value(env, opened.ifindex)) ||
+      !set_property(env, self, "kernelIgnoresOutgoing", boolean_value(env, opened.kernel_ignores_outgoing)) ||
+      !set_property(env, self, "linkWasDown", boolean_value(env, opened.link_was_down)) ||
+      !set_property(env, self, "receiveBufferBytes", number_value(env, opened.receive_buffer_bytes)) ||
+      !set_property(env, self, "sendBufferBytes", number_value(env, opened.send_buffer_bytes))) {
+    afp_port_begin_close(port);
+    afp_port_release_js(port);
+    return internal_failure(env, "setting the port's properties");
+  }
+  return self;
+}
+
+/* The port behind `this`, or NULL after throwing. */
+static afp_port *unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv) {
+  napi_value self;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, argc, argv, &self, NULL) != napi_ok) return NULL;
+  if (napi_unwrap(env, self, &data) != napi_ok || data == NULL) {
+    napi_throw_type_error(env, NULL, "not an AfPacketSocket");
+    return NULL;
+  }
+  return data;
+}
+
+static napi_value throw_closed(napi_env env, const afp_port *port) {
+  char message[96];
+  snprintf(message, sizeof message, "the AF_PACKET port on %s is closed", port->ifname);
+  return afp_throw_errno(env, EBADF, NULL, message);
+}
+
+/* { sent, sentBytes, error }: error is null when every frame went out. */
+static napi_value send_result(napi_env env, const afp_port *port, const afp_tx_outcome *outcome) {
+  napi_value result, error;
+  if (napi_create_object(env, &result) != napi_ok) return NULL;
+  set_property(env, result, "sent", number_value(env, outcome->sent));
+  set_property(env, result, "sentBytes", number_value(env, (double)outcome->sent_bytes));
+  if (outcome->last_error != 0) {
+    char message[160];
+    snprintf(message, sizeof message, "sending on %s failed: %s", port->ifname, strerror(outcome->last_error));
+    error = afp_errno_error(env, outcome->last_error, "sendmmsg", message);
+  } else {
+    napi_get_null(env, &error);
+  }
+  set_property(env, result, "error", error);
+  return result;
+}
+
+static napi_value send_frames(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value frames;
+  afp_port *port = unwrap_this(env, info, &argc, &frames);
+  if (port == NULL) return NULL;
+  if (port->closing) return throw_closed(env, port);
+  bool is_array = false;
+  uint32_t length;
+  if (argc < 1 || napi_is_array(env, frames, &is_array) != napi_ok || !is_array ||
+      napi_get_array_length(env, frames, &length) != napi_ok) {
+    napi_throw_type_error(env, NULL, "send takes an array of Buffers");
+    return NULL;
+  }
+  afp_tx_outcome total = {0, 0, 0, 0};
+  for (uint32_t start = 0; start < length; start += port->tx.capacity) {
+    unsigned count = length - start < port->tx.capacity ? length - start : port->tx.capacity;
+    for (unsigned i = 0; i < count; i++) {
+      napi_value element;
+      void *data;
+      size_t bytes;
+      if (napi_get_element(env, frames, start + i, &element) != napi_ok) return NULL;
+      if (napi_get_buffer_info(env, element, &data, &bytes) != napi_ok) {
+        char message[96];
+        snprintf(message, sizeof message, "frames[%u] is not a Buffer", start + i);
+        napi_throw_type_error(env, NULL, message);
+        return NULL;
+      }
+      afp_tx_stage(&port->tx, i, data, bytes);
+    }
+    if (port->closing) return throw_closed(env, port); /* an element getter closed us */
+    afp_tx_outcome outcome = afp_tx_send(port->fd, &port->tx, count);
+    total.sent += outcome.sent;
+    total.sent_bytes += outcome.sent_bytes;
+    if (outcome.last_error != 0) total.last_error = outcome.last_error;
+    /* A full socket buffer will not drain within this call: drop the rest. */
+    if (outcome.last_error == EAGAIN || outcome.last_error == EWOULDBLOCK || outcome.last_error == ENOBUFS) break;
+  }
+  return send_result(env, port, &total);
+}
+
+static napi_value statistics(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  afp_port *port = unwrap_this(env, info, &argc, NULL);
+  if (port == NULL) return NULL;
+  afp_kernel_counts since_last;
+  if (port->fd >= 0 && afp_take_kernel_counts(port->fd, &since_last) == 0) {
+    port->kernel_total.packets += since_last.packets;
+    port->kernel_total.drops += since_last.drops;
+  }
+  napi_value result;
+  if (napi_create_object(env, &result) != napi_ok) return NULL;
+  set_property(env, result, "outgoingSkipped", number_value(env, (double)port->outgoing_skipped));
+  set_property(env, result, "truncated", number_value(env, (double)port->truncated));
+  set_property(env, result, "kernelPackets", number_value(env, (double)port->kernel_total.packets));
+  set_property(env, result, "kernelDrops", number_value(env, (double)port->kernel_total.drops));
+  return result;
+}
+
+static napi_value set_loop_ref(napi_env env, napi_callback_info info, bool keep_alive) {
+  size_t argc = 0;
+  afp_port *port = unwrap_this(env, info, &argc, NULL);
+  if (port == NULL) return NULL;
+  if (port->poll_initialized && !port->closing) {
+    if (keep_alive) uv_ref((uv_handle_t *)&port->poll);
+    else uv_unref((uv_handle_t *)&port->poll);
+  }
+  return NULL;
+}
+
+static napi_value ref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, true); }
+static napi_value unref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, false); }
+
+static napi_value close_port(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  afp_port *port = unwrap_this(env, info, &argc, NULL);
+  if (port == NULL) return NULL;
+  afp_port_begin_close(port);
+  afp_port_release_js(port);
+  return NULL;
+}
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor methods[] = {
+      {"send", NULL, send_frames, NULL, NULL, NULL, napi_default_method, NULL},
+      {"statistics", NULL, statistics, NULL, NULL, NULL, napi_default_method, NULL},
+      {"ref", NULL, ref_loop, NULL, NULL, NULL, napi_default_method, NULL},
+      {"unref", NULL, unref_loop, NULL, NULL, NULL, napi_default_method, NULL},
+      {"close", NULL, close_port, NULL, NULL, NULL, napi_default_method, NULL},
+  };
+  napi_value constructor;
+  if (napi_define_class(env, "AfPacketSocket", NAPI_AUTO_LENGTH, construct, NULL, sizeof methods / sizeof methods[0], methods,
+                        &constructor) != napi_ok ||
+      napi_set_named_property(env, exports, "AfPacketSocket", constructor) != napi_ok)
+    return NULL;
+  return exports;
+}
