@@ -8,5 +8,7 @@ export default defineConfig({
     // Tests open real sockets; two workers fit the 2-core machines we run on.
     pool: 'forks',
     maxWorkers: 2,
+    // Servers started by tests log at info; keep the run readable unless asked otherwise.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   },
 });
