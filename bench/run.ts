@@ -9,8 +9,9 @@ import { formatTable } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
 import { describeMachine } from './machine.js';
 import { p4runtimeWrite } from './p4runtime-write.js';
+import { wireCodecBench } from './wire-codec.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite];
+const benchmarks: Benchmark[] = [p4runtimeWrite, wireCodecBench];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
