@@ -24,7 +24,7 @@ import { createP4RuntimeStub } from './channel.js';
 import type { DigestList } from './digest-list.js';
 import { electionIdMessage, toElectionId, type ElectionIdInput } from './election-id.js';
 import { decodeEntity, type Entity } from './entities/decode-entity.js';
-import { isServiceError, toP4RuntimeError } from './errors.js';
+import { isServiceError, P4RuntimeError, toP4RuntimeError } from './errors.js';
 import { encodePacketOut, type PacketIn } from './packet-io.js';
 import { decodePipelineConfig, pipelineConfigMessage, preparePipeline, type PipelineConfig, type PipelineResponseType, type SetPipelineInput } from './pipeline.js';
 import type { P4RuntimeClientEvents, P4RuntimeClientOptions } from './client-options.js';
@@ -112,11 +112,22 @@ export class P4RuntimeClient extends EventEmitter<P4RuntimeClientEvents> {
     }
   }
 
-  /** Changes this client's election id; when connected, arbitrates again and resolves with the answer. */
+  /**
+   * Changes this client's election id; when connected, arbitrates again and
+   * resolves with the answer. If the switch refuses the id (INVALID_ARGUMENT:
+   * another stream holds it) it ends the stream; the client then keeps its
+   * previous id, so that reconnecting does not repeat the refused one.
+   */
   async setElectionId(id: ElectionIdInput): Promise<{ primary: boolean }> {
+    const previous = this.electionIdValue;
     this.electionIdValue = toElectionId(id);
     if (!this.stream.connected) return { primary: false };
-    return { primary: (await this.stream.rearbitrate()).primary };
+    try {
+      return { primary: (await this.stream.rearbitrate()).primary };
+    } catch (err) {
+      if (err instanceof P4RuntimeError && err.grpcCodeName === 'INVALID_ARGUMENT') this.electionIdValue = previous;
+      throw err;
+    }
   }
 
   /** Uses this P4Info for names without pushing anything (e.g. a backup controller). */

@@ -70,7 +70,9 @@ export class P4WriteError extends P4RuntimeError {
     readonly total: number,
     options: { cause?: unknown } = {},
   ) {
-    const shown = failures.slice(0, 3).map((f) => `#${f.index} ${describeUpdate(f.update)}: ${f.codeName}: ${f.message}`);
+    // In an atomic batch every update but the culprit is ABORTED: name the culprit first.
+    const culpritsFirst = [...failures.filter((f) => f.code !== grpc.status.ABORTED), ...failures.filter((f) => f.code === grpc.status.ABORTED)];
+    const shown = culpritsFirst.slice(0, 3).map((f) => `#${f.index} ${describeUpdate(f.update)}: ${f.codeName}: ${f.message}`);
     const more = failures.length > shown.length ? `; … and ${failures.length - shown.length} more` : '';
     const message = `Write failed for ${failures.length} of ${total} update${total === 1 ? '' : 's'}: ${shown.join('; ')}${more}`;
     super('Write', grpc.status.UNKNOWN, message, { ...options, code: 'P4RUNTIME_WRITE_FAILED', message });

@@ -46,12 +46,26 @@ const MAX_MESSAGE_CHARS = 500;
 
 const clip = (text: string): string => (text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text);
 
-function encodeDetails(statuses: readonly Status[], summary: string, messages: 'all' | 'first'): Buffer {
-  let firstSeen = false;
-  const errors: p4r.Error[] = statuses.map((s) => {
+/**
+ * Which failure explains the batch: the first that is not ABORTED. In an atomic
+ * batch every other update is ABORTED ("not applied because update i failed"),
+ * so the first failure is usually not the reason; when all are ABORTED, the first.
+ */
+function causeIndex(statuses: readonly Status[]): number {
+  let first = -1;
+  for (let i = 0; i < statuses.length; i++) {
+    const s = statuses[i]!;
+    if (isOk(s)) continue;
+    if (s.code !== Code.ABORTED) return i;
+    if (first < 0) first = i;
+  }
+  return first;
+}
+
+function encodeDetails(statuses: readonly Status[], summary: string, messages: 'all' | 'cause', cause: number): Buffer {
+  const errors: p4r.Error[] = statuses.map((s, i) => {
     if (isOk(s)) return { canonical_code: Code.OK };
-    const keep = messages === 'all' || !firstSeen;
-    firstSeen = true;
+    const keep = messages === 'all' || i === cause;
     return { canonical_code: s.code, space: ERROR_SPACE, ...(keep ? { message: clip(s.message) } : {}) };
   });
   return Buffer.from(
@@ -61,20 +75,24 @@ function encodeDetails(statuses: readonly Status[], summary: string, messages: '
 
 /**
  * The UNKNOWN failure for a batch where some item failed. `noun` names the
- * items in the summary message ("update", "entity"). When the details do not
- * fit `maxDetailsBytes`, the messages of all but the first failure are left
- * out; when even that does not fit (about a thousand items), the trailer is
- * left out and the message says to send smaller batches.
+ * items in the summary message ("update", "entity"), which quotes the failure
+ * that explains the batch (the first one, or in an atomic batch the one that
+ * made the others ABORTED). When the details do not fit `maxDetailsBytes`,
+ * every message but that one is left out; when even that does not fit (about
+ * a thousand items), the trailer is left out and the message says to send
+ * smaller batches.
  */
 export function batchFailure(statuses: readonly Status[], noun: string, maxDetailsBytes = DEFAULT_MAX_ERROR_DETAILS_BYTES): GrpcFailure {
-  const failed = statuses.map((s, i) => [s, i] as const).filter(([s]) => !isOk(s));
-  const [first, firstIndex] = failed[0] ?? [undefined, -1];
+  const failed = statuses.filter((s) => !isOk(s)).length;
+  const firstIndex = statuses.findIndex((s) => !isOk(s));
+  const cause = causeIndex(statuses);
+  const explained = statuses[cause];
   const summary = clip(
-    `${failed.length} of ${statuses.length} ${noun}${statuses.length === 1 ? '' : 's'} failed` +
-      (first ? `; first: ${noun} ${firstIndex}: ${Code[first.code] ?? first.code}: ${first.message}` : ''),
+    `${failed} of ${statuses.length} ${noun}${statuses.length === 1 ? '' : 's'} failed` +
+      (explained ? `; ${cause === firstIndex ? 'first' : 'cause'}: ${noun} ${cause}: ${Code[explained.code] ?? explained.code}: ${explained.message}` : ''),
   );
-  for (const messages of ['all', 'first'] as const) {
-    const details = encodeDetails(statuses, summary, messages);
+  for (const messages of ['all', 'cause'] as const) {
+    const details = encodeDetails(statuses, summary, messages, cause);
     if (details.length > maxDetailsBytes) continue;
     const metadata = new Metadata();
     metadata.set(STATUS_DETAILS_KEY, details);
