@@ -24,7 +24,7 @@ import { createP4RuntimeStub } from './channel.js';
 import type { DigestList } from './digest-list.js';
 import { electionIdMessage, toElectionId, type ElectionIdInput } from './election-id.js';
 import { decodeEntity, type Entity } from './entities/decode-entity.js';
-import { isServiceError, P4RuntimeError, toP4RuntimeError } from './errors.js';
+import { isServiceError, P4RuntimeError, readErrorFrom, toP4RuntimeError } from './errors.js';
 import { encodePacketOut, type PacketIn } from './packet-io.js';
 import { decodePipelineConfig, pipelineConfigMessage, preparePipeline, type PipelineConfig, type PipelineResponseType, type SetPipelineInput } from './pipeline.js';
 import type { P4RuntimeClientEvents, P4RuntimeClientOptions } from './client-options.js';
@@ -187,7 +187,7 @@ export class P4RuntimeClient extends EventEmitter<P4RuntimeClientEvents> {
     const schema = this.requireSchema();
     const list = listOf(query);
     const request: p4r.ReadRequest = { device_id: this.deviceId.toString(), role: this.role ?? '', entities: list.map((e) => e.encode(schema, 'read')) };
-    return this.readEncoded<E>(request, schema, new Set(list.map((e) => e.kind)));
+    return this.readEncoded<E>(request, schema, list);
   }
 
   /** read() gathered into an array. */
@@ -241,7 +241,8 @@ export class P4RuntimeClient extends EventEmitter<P4RuntimeClientEvents> {
     this.stub.close();
   }
 
-  private async *readEncoded<E extends Entity>(request: p4r.ReadRequest, schema: P4Schema, kinds: ReadonlySet<string>): AsyncGenerator<E, void, undefined> {
+  private async *readEncoded<E extends Entity>(request: p4r.ReadRequest, schema: P4Schema, query: readonly E[]): AsyncGenerator<E, void, undefined> {
+    const kinds = new Set(query.map((e) => e.kind));
     const call = this.stub.Read(request, this.callOptions());
     try {
       for await (const response of call as AsyncIterable<p4r.ReadResponse__Output>) {
@@ -252,7 +253,7 @@ export class P4RuntimeClient extends EventEmitter<P4RuntimeClientEvents> {
         }
       }
     } catch (err) {
-      throw isServiceError(err) ? toP4RuntimeError('Read', err) : err;
+      throw isServiceError(err) ? readErrorFrom(err, query) : err;
     } finally {
       call.cancel(); // a no-op after the last message; stops the server when the caller leaves early
     }

@@ -5,13 +5,15 @@
  * trailer (a google.rpc.Status holding one p4.v1.Error per update, in order,
  * with canonical_code 0 for the updates that succeeded) and tied back to the
  * Update object the caller passed. A trailer that cannot be decoded, or does
- * not have one error per update, leaves a plain P4RuntimeError.
+ * not have one error per update, leaves a plain P4RuntimeError. `P4ReadError`
+ * does the same for the entities of a failed Read.
  */
 import * as grpc from '@grpc/grpc-js';
 import { P4inaError } from '../errors/p4ina-error.js';
 import { decodeMessage, unpackAny } from '../proto/codec.js';
 import type * as p4r from '../proto/p4r.js';
 import type * as rpc from '../proto/rpc.js';
+import type { P4Entity } from './entities/entity.js';
 import { describeUpdate, type Update } from './update.js';
 
 /** The name of a gRPC / google.rpc code ("NOT_FOUND"), or CODE_<n> for codes outside the table. */
@@ -79,6 +81,28 @@ export class P4WriteError extends P4RuntimeError {
   }
 }
 
+/** One entity of a Read that the switch refused, tied to the entity the caller asked for. */
+export interface P4ReadFailure {
+  /** Index of the entity in the caller's query. */
+  readonly index: number;
+  readonly entity: P4Entity;
+  readonly code: number;
+  readonly codeName: string;
+  readonly message: string;
+}
+
+export class P4ReadError extends P4RuntimeError {
+  constructor(
+    readonly failures: readonly P4ReadFailure[],
+    options: { cause?: unknown } = {},
+  ) {
+    const shown = failures.slice(0, 3).map((f) => `#${f.index} ${f.entity.describe()}: ${f.codeName}: ${f.message}`);
+    const more = failures.length > shown.length ? `; … and ${failures.length - shown.length} more` : '';
+    const message = `Read failed for ${shown.join('; ')}${more}`;
+    super('Read', grpc.status.UNKNOWN, message, { ...options, code: 'P4RUNTIME_READ_FAILED', message });
+  }
+}
+
 /** A StreamError the switch sent on the stream channel (a PacketOut or digest ack it refused). */
 export class P4StreamError extends P4RuntimeError {
   constructor(readonly streamError: p4r.StreamError__Output) {
@@ -133,6 +157,22 @@ export function writeErrorFrom(err: unknown, updates: readonly Update[], offset 
       : [{ index: offset + i, update: updates[i]!, code: e.canonical_code, codeName: grpcCodeName(e.canonical_code), message: e.message, space: e.space, targetCode: e.code }],
   );
   return failures.length ? new P4WriteError(failures, updates.length, { cause: err }) : toP4RuntimeError('Write', err);
+}
+
+/**
+ * The error of a failed Read of `entities`: a P4ReadError when the trailer
+ * holds one p4.v1.Error per entity (as p4ina's switch sends), else a plain
+ * P4RuntimeError with the RPC's code.
+ */
+export function readErrorFrom(err: unknown, entities: readonly P4Entity[]): P4RuntimeError {
+  if (!isServiceError(err)) return toP4RuntimeError('Read', err);
+  const raw = err.metadata?.get('grpc-status-details-bin')[0];
+  const errors = raw instanceof Buffer ? decodeStatusDetails(raw) : undefined;
+  if (!errors || errors.length !== entities.length) return toP4RuntimeError('Read', err);
+  const failures = errors.flatMap((e, i): P4ReadFailure[] =>
+    e.canonical_code === grpc.status.OK ? [] : [{ index: i, entity: entities[i]!, code: e.canonical_code, codeName: grpcCodeName(e.canonical_code), message: e.message }],
+  );
+  return failures.length ? new P4ReadError(failures, { cause: err }) : toP4RuntimeError('Read', err);
 }
 
 function hasCode(err: unknown, code: grpc.status): err is P4RuntimeError {
