@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { formatTable } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
 import { describeMachine } from './machine.js';
+import { compileBench } from './compile.js';
 import { p4runtimeWrite } from './p4runtime-write.js';
 import { wireCodecBench } from './wire-codec.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, wireCodecBench];
+const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, wireCodecBench];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

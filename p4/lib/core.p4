@@ -45,7 +45,8 @@ extern packet_out {
 extern void verify(in bool check, in error toSignal);
 
 /* The action that does nothing: the usual default action of a table. Its
- * annotation shows up in P4Info exactly as written here. */
+ * annotations show up in P4Info exactly as written here, in this order. */
+@corelib
 @noWarn("unused")
 action NoAction() {}
 

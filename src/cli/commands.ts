@@ -13,4 +13,8 @@ export const commands: Record<string, Command> = {
     summary: 'run an emulated v1model switch with a P4Runtime server (flags as simple_switch_grpc)',
     load: () => import('./switch-command.js'),
   },
+  compile: {
+    summary: 'compile a P4-16 v1model program into the pipeline IR and P4Info (flags as p4c)',
+    load: () => import('./compile-command.js'),
+  },
 };

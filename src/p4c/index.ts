@@ -19,4 +19,16 @@ export { formatPosition, joinSpans, syntheticSpan, type MacroOrigin, type Source
 export { CompileContext, SideTableKey, type CompileInput } from './passes/context.js';
 export { PassManager, type Pass, type PassDump, type PassManagerResult, type RunOptions } from './passes/pass-manager.js';
 export { frontEndPasses, parsePass, runFrontEnd, type FrontEndResult } from './passes/front-end.js';
+export { compileProgram, type CompileResult } from './compile-program.js';
+export { resolveNamesPass } from './passes/resolve-names.js';
+export { typeCheckPass, typerFor } from './passes/type-check.js';
+export { foldConstantsPass } from './passes/fold-constants.js';
+export { checkControlPlanePass } from './passes/check-control-plane.js';
+export { emitP4InfoPass, P4INFO } from './passes/emit-p4info.js';
+export { lowerToIrPass, IR_DOCUMENT } from './passes/lower-to-ir.js';
+export { REFERENCES, TYPES, CONSTANTS } from './semantics/side-tables.js';
+export type { P4Type } from './semantics/p4-types.js';
+export { serializeIr, parseIr } from './ir/serialize.js';
+export type * from './ir/types.js';
+export { IR_FORMAT, IR_VERSION } from './ir/types.js';
 export * from './ast/index.js';

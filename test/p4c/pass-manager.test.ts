@@ -95,8 +95,10 @@ describe('PassManager', () => {
 });
 
 describe('the front end', () => {
-  it('registers the parse stage', () => {
-    expect(frontEndPasses().map((p) => p.name)).toEqual(['parse']);
+  it('registers the passes in p4c order', () => {
+    expect(frontEndPasses().map((p) => p.name)).toEqual([
+      'parse', 'resolve-names', 'type-check', 'fold-constants', 'check-control-plane', 'emit-p4info', 'lower-to-ir',
+    ]);
   });
 
   it('parses a program and dumps it after the parse pass, as the golden printer output', () => {

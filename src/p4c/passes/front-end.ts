@@ -1,8 +1,7 @@
 /**
- * @fileoverview The front end's pass list. Only the parse stage exists so
- * far; resolve-names, type-check, fold-constants, check-control-plane,
- * emit-p4info and lower-to-ir are added here, in that order, as they are
- * written.
+ * @fileoverview The front end's pass list: parse → resolve-names →
+ * type-check → fold-constants → check-control-plane → emit-p4info →
+ * lower-to-ir. Each pass may assume what the earlier ones checked.
  */
 import type { Program } from '../ast/program.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -11,6 +10,12 @@ import type { SourceRegistry } from '../source/source-registry.js';
 import { syntheticSpan } from '../source/span.js';
 import { CompileContext } from './context.js';
 import { PassManager, type Pass, type PassDump, type RunOptions } from './pass-manager.js';
+import { resolveNamesPass } from './resolve-names.js';
+import { typeCheckPass } from './type-check.js';
+import { foldConstantsPass } from './fold-constants.js';
+import { checkControlPlanePass } from './check-control-plane.js';
+import { emitP4InfoPass } from './emit-p4info.js';
+import { lowerToIrPass } from './lower-to-ir.js';
 
 /** Preprocesses and parses the input named by the context; the incoming program is ignored. */
 export const parsePass: Pass = {
@@ -20,7 +25,7 @@ export const parsePass: Pass = {
 
 /** The front end's passes, in order. */
 export function frontEndPasses(): Pass[] {
-  return [parsePass];
+  return [parsePass, resolveNamesPass, typeCheckPass, foldConstantsPass, checkControlPlanePass, emitP4InfoPass, lowerToIrPass];
 }
 
 export interface FrontEndResult {

@@ -1,0 +1,204 @@
+/**
+ * @fileoverview A checked program (with its P4Info) to the IR document:
+ * the V1Switch blocks with their parameters bound to the architecture's
+ * storage (headers, metadata, standard_metadata), nested and directly
+ * applied blocks, actions, tables, extern instances, user functions,
+ * layouts and the deparser's emit order.
+ */
+import type * as p4i from '../../proto/p4i.js';
+import type { ActionDeclaration, ControlDeclaration, Declaration, FunctionDeclaration, ParserDeclaration } from '../ast/declarations.js';
+import type { Program } from '../ast/program.js';
+import { walk } from '../ast/walk.js';
+import { collectControlPlane, instantiatedDeclaration, packageArguments } from '../control-plane/model.js';
+import { controlPlaneName } from '../control-plane/names.js';
+import type { ExpressionTyper } from '../semantics/expression-typer.js';
+import { bitWidth } from '../semantics/p4-types.js';
+import { printNode } from '../printer.js';
+import type { SourceSpan } from '../source/span.js';
+import { Layouts } from './layouts.js';
+import { ExpressionLowering } from './lower-expressions.js';
+import { StatementLowering } from './lower-statements.js';
+import { TableLowering } from './lower-tables.js';
+import { LoweringContext } from './lowering-context.js';
+import { lowerParserStates } from './lower-parser.js';
+import { IR_FORMAT, IR_VERSION, type IrAction, type IrBlock, type IrExpression, type IrExtern, type IrFunction, type IrProgram, type IrStatement, type IrTable, type IrValueSet } from './types.js';
+
+/** The architecture storage each V1Switch block's parameters stand for, by position. */
+const ROLES: readonly (readonly ('packet' | 'headers' | 'metadata' | 'standard_metadata')[])[] = [
+  ['packet', 'headers', 'metadata', 'standard_metadata'],
+  ['headers', 'metadata'],
+  ['headers', 'metadata', 'standard_metadata'],
+  ['headers', 'metadata', 'standard_metadata'],
+  ['headers', 'metadata'],
+  ['packet', 'headers'],
+];
+const PIPELINE_KEYS = ['parser', 'verifyChecksum', 'ingress', 'egress', 'computeChecksum', 'deparser'] as const;
+
+export interface LowerOptions {
+  readonly source: string;
+  readonly onUnsupported: (node: { readonly span: SourceSpan }, what: string) => void;
+}
+
+export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.P4Info, options: LowerOptions): IrProgram {
+  const layouts = new Layouts(typer.resolver.constants);
+  const ctx = new LoweringContext(typer, layouts);
+  ctx.unsupported = options.onUnsupported;
+  for (const d of program.declarations) if (d.kind === 'ErrorDeclaration') for (const m of d.members) if (!ctx.errors.includes(m.text)) ctx.errors.push(m.text);
+  const expressions = new ExpressionLowering(ctx);
+  const model = collectControlPlane(program, typer.refs);
+  const idByName = new Map<string, number>();
+  for (const list of [p4info.tables, p4info.actions, p4info.counters, p4info.direct_counters, p4info.meters, p4info.direct_meters, p4info.registers, p4info.action_profiles, p4info.value_sets]) {
+    for (const o of list ?? []) if (o.preamble?.name) idByName.set(`${o.preamble.name}`, o.preamble.id ?? 0);
+  }
+  const idOf = (name: string): number => idByName.get(name) ?? 0;
+  for (const a of model.actions) ctx.names.set(a.decl, a.name);
+  for (const t of model.tables) ctx.names.set(t.decl, t.name);
+  for (const e of model.externs) ctx.names.set(e.decl, e.name);
+  for (const v of model.valueSets) ctx.names.set(v.decl, v.name);
+  const noAction = program.declarations.find((d): d is ActionDeclaration => d.kind === 'ActionDeclaration' && d.name.text === 'NoAction');
+  const tables = new TableLowering(ctx, expressions, (_kind, name) => idOf(name), noAction);
+  const statementsIn = (scope: string): StatementLowering => new StatementLowering(ctx, expressions, scope);
+
+  const out = { blocks: [] as IrBlock[], actions: [] as IrAction[], tables: [] as IrTable[], externs: [] as IrExtern[], functions: [] as IrFunction[] };
+  const loweredActions = new Set<ActionDeclaration>();
+  const lowerAction = (decl: ActionDeclaration): void => {
+    if (loweredActions.has(decl)) return;
+    loweredActions.add(decl);
+    const name = ctx.names.get(decl) ?? controlPlaneName('', decl.name.text, decl.annotations);
+    ctx.names.set(decl, name);
+    out.actions.push(tables.action(decl, name, statementsIn));
+  };
+  // Top-level actions and functions are shared by every block that uses them.
+  for (const d of program.declarations) {
+    if (d.kind === 'ActionDeclaration' && model.actions.some((a) => a.decl === d)) lowerAction(d);
+    if (d.kind === 'FunctionDeclaration' && [...typer.refs.values()].includes(d)) out.functions.push(lowerFunction(d, ctx, statementsIn));
+  }
+
+  // Architecture storage, typed from the parser's parameters.
+  const mainArgs = model.main ? packageArguments(model.main, typer.refs) : [];
+  const blockDecls = mainArgs.map((a) => (a.value.kind === 'ConstructorCallExpression' ? typer.refs.get(a.value.type.kind === 'NamedType' ? a.value.type : a.value.type.base) : undefined));
+  const parserDecl = blockDecls[0]?.kind === 'ParserDeclaration' ? blockDecls[0] : undefined;
+  const archSlots = new Map<string, number>();
+  (['headers', 'metadata', 'standard_metadata'] as const).forEach((role, i) => {
+    const param = parserDecl?.params[i + 1];
+    archSlots.set(role, ctx.newSlot(role, role, param ? layouts.type(typer.entityType(param)) : { kind: 'void' }));
+  });
+
+  const lowered = new Set<string>();
+  const lowerBlock = (decl: ParserDeclaration | ControlDeclaration, name: string, roles: readonly string[] | null): void => {
+    if (lowered.has(name)) return;
+    lowered.add(name);
+    ctx.names.set(decl, ctx.names.get(decl) ?? name);
+    const params = decl.params.map((p, i) => {
+      const role = roles?.[i];
+      let slot = -1;
+      if (role && role !== 'packet') slot = archSlots.get(role)!;
+      else if (!role && !isPacket(typer, p)) slot = ctx.newSlot(`${name}.${p.name.text}`, 'block-parameter', layouts.type(typer.entityType(p)));
+      if (slot >= 0) ctx.bindSlot(p, slot);
+      return { name: p.name.text, direction: p.direction ?? ('none' as const), slot };
+    });
+    for (const p of decl.constructorParams) ctx.newSlot(`${name}.${p.name.text}`, 'block-parameter', layouts.type(typer.entityType(p)), p);
+    const locals: IrStatement[] = [];
+    const valueSets: IrValueSet[] = [];
+    const statements = statementsIn(name);
+    for (const local of decl.locals) {
+      switch (local.kind) {
+        case 'VariableDeclaration': locals.push(...statements.statement(local)); break;
+        case 'ActionDeclaration': if (ctx.names.has(local)) lowerAction(local); break;
+        case 'TableDeclaration': if (ctx.names.has(local)) out.tables.push(tables.table(local, ctx.names.get(local)!)); break;
+        case 'ValueSetDeclaration':
+          if (ctx.names.has(local)) {
+            const vsName = ctx.names.get(local)!;
+            valueSets.push({ name: vsName, id: idOf(vsName), width: bitWidth(typer.entityType(local)) ?? 0, size: Number(typer.resolver.constants.integer(local.size) ?? 0n) });
+          }
+          break;
+        case 'Instantiation': {
+          const target = instantiatedDeclaration(local, typer.refs);
+          const instName = controlPlaneName(name, local.name.text, local.annotations);
+          ctx.names.set(local, instName);
+          if (target?.kind === 'ControlDeclaration' || target?.kind === 'ParserDeclaration') lowerBlock(target, instName, null);
+          else out.externs.push(lowerExtern(local, instName, target, ctx, idOf));
+          break;
+        }
+        default:
+      }
+    }
+    // Controls applied directly by type name (`Stamp.apply(meta)`) become blocks named after the type.
+    walk(decl, (node) => {
+      if (node.kind === 'MemberExpression' && node.target.kind === 'TypeNameExpression' && node.member.text === 'apply' && node.target.type.kind === 'NamedType') {
+        const target = typer.refs.get(node.target.type);
+        if (target?.kind === 'ControlDeclaration' || target?.kind === 'ParserDeclaration') lowerBlock(target, target.name.text, null);
+      }
+    });
+    const block: IrBlock = decl.kind === 'ControlDeclaration'
+      ? { name, kind: 'control', params, locals, apply: statements.block(decl.apply.body), states: [], valueSets }
+      : { name, kind: 'parser', params, locals, apply: [], states: lowerParserStates(decl, statements, expressions), valueSets };
+    out.blocks.push(block);
+  };
+  const pipelineNames: string[] = [];
+  blockDecls.forEach((decl, i) => {
+    if (decl?.kind !== 'ParserDeclaration' && decl?.kind !== 'ControlDeclaration') return;
+    const name = controlPlaneName('', decl.name.text, decl.annotations);
+    pipelineNames[i] = name;
+    lowerBlock(decl, name, ROLES[i]!);
+  });
+  const pipeline = Object.fromEntries(PIPELINE_KEYS.map((k, i) => [k, pipelineNames[i] ?? ''])) as IrProgram['pipeline'];
+  const deparser = out.blocks.find((b) => b.name === pipeline.deparser);
+
+  return {
+    format: IR_FORMAT,
+    version: IR_VERSION,
+    architecture: 'v1model',
+    source: options.source,
+    headers: [...layouts.headers.values()],
+    structs: [...layouts.structs.values()],
+    enums: [...layouts.enums.values()],
+    errors: ctx.errors,
+    slots: ctx.slots,
+    pipeline,
+    blocks: out.blocks,
+    actions: out.actions,
+    tables: out.tables,
+    externs: out.externs,
+    functions: out.functions,
+    deparserEmitOrder: deparser ? emitOrder(deparser.apply) : null,
+  };
+}
+
+function isPacket(typer: ExpressionTyper, p: Parameters<ExpressionTyper['entityType']>[0]): boolean {
+  const t = typer.entityType(p);
+  return t.kind === 'extern' && (t.name === 'packet_in' || t.name === 'packet_out');
+}
+
+function lowerFunction(decl: FunctionDeclaration, ctx: LoweringContext, statementsIn: (scope: string) => StatementLowering): IrFunction {
+  const params = decl.params.map((p) => ({
+    name: p.name.text,
+    slot: ctx.newSlot(`${decl.name.text}.${p.name.text}`, 'function-parameter', ctx.layouts.type(ctx.typer.entityType(p)), p),
+    direction: p.direction ?? ('none' as const),
+  }));
+  return { name: decl.name.text, params, returnType: ctx.layouts.type(ctx.typer.resolver.resolve(decl.returnType)), body: statementsIn(decl.name.text).block(decl.body.body) };
+}
+
+function lowerExtern(inst: Extract<Declaration, { kind: 'Instantiation' }>, name: string, target: Declaration | undefined, ctx: LoweringContext, idOf: (name: string) => number): IrExtern {
+  const type = target?.kind === 'ExternDeclaration' ? target.name.text : 'unknown';
+  const t = ctx.typer.entityType(inst);
+  const args = inst.args.map((a) => {
+    const v = ctx.typer.resolver.constants.evaluate(a.value);
+    if (typeof v === 'bigint') return v.toString();
+    if (typeof v === 'boolean') return String(v);
+    return a.value.kind === 'MemberExpression' ? a.value.member.text : printNode(a.value);
+  });
+  const sizeIndex = type === 'action_selector' ? 1 : ['counter', 'meter', 'register', 'action_profile'].includes(type) ? 0 : -1;
+  const size = sizeIndex >= 0 && args[sizeIndex] !== undefined && /^\d+$/.test(args[sizeIndex]!) ? Number(args[sizeIndex]) : null;
+  return { name, type, id: idOf(name), typeArgs: t.kind === 'extern' ? t.args.map((x) => ctx.layouts.type(x)) : [], args, size };
+}
+
+/** The emitted headers, when the deparser is nothing but `packet.emit(...)` calls. */
+function emitOrder(body: readonly IrStatement[]): IrExpression[] | null {
+  const order: IrExpression[] = [];
+  for (const s of body) {
+    if (s.kind !== 'call' || s.call.target.kind !== 'packet' || s.call.target.method !== 'emit' || !s.call.args[0]) return null;
+    order.push(s.call.args[0].value);
+  }
+  return order;
+}

@@ -1,0 +1,139 @@
+/**
+ * @fileoverview Builds the P4Info of a checked program as p4c does: symbols
+ * from the V1Switch blocks (tables, actions, v1model externs, value sets),
+ * digests named after their struct, controller headers from
+ * `@controller_header`, then ids, aliases and the messages.
+ */
+import type * as p4i from '../../proto/p4i.js';
+import type { ActionDeclaration, Instantiation, StructLikeDeclaration } from '../ast/declarations.js';
+import type { Program } from '../ast/program.js';
+import { walk, type AstNode } from '../ast/walk.js';
+import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
+import { collectControlPlane, instantiatedDeclaration, type Named } from '../control-plane/model.js';
+import { p4infoAnnotations } from '../control-plane/names.js';
+import type { ExpressionTyper } from '../semantics/expression-typer.js';
+import { bitWidth, type P4Type } from '../semantics/p4-types.js';
+import type { Entity } from '../semantics/scope.js';
+import { externMessages, EXTERN_KINDS, type ExternKind } from './externs.js';
+import { SymbolTable } from './symbols.js';
+import { tableMessage } from './tables.js';
+import { namedBitwidth, newTypeInfo, typeInfoMessage, typeSpec, type TypeInfoBuilder } from './type-spec.js';
+
+export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Info {
+  const refs = typer.refs;
+  const model = collectControlPlane(program, refs);
+  const symbols = new SymbolTable();
+  const externs: { named: Named<Instantiation>; kind: ExternKind; type: P4Type }[] = [];
+  for (const named of model.externs) {
+    const decl = instantiatedDeclaration(named.decl, refs);
+    const kind = decl?.kind === 'ExternDeclaration' ? EXTERN_KINDS[decl.name.text] : undefined;
+    if (kind) externs.push({ named, kind, type: typer.entityType(named.decl) });
+  }
+  const digests = collectDigests(model.blocks.map((b) => b.decl), typer);
+  const controllerHeaders = program.declarations.filter(
+    (d): d is StructLikeDeclaration => d.kind === 'HeaderDeclaration' && findAnnotation(d.annotations, 'controller_header') !== undefined,
+  );
+
+  for (const t of model.tables) symbols.add('TABLE', t.name, t.decl.annotations);
+  for (const a of model.actions) symbols.add('ACTION', a.name, a.decl.annotations);
+  for (const e of externs) symbols.add(e.kind.symbol, e.named.name, e.named.decl.annotations);
+  for (const v of model.valueSets) symbols.add('VALUE_SET', v.name, v.decl.annotations);
+  for (const d of digests) symbols.add('DIGEST', d.name, []);
+  for (const h of controllerHeaders) symbols.add('CONTROLLER_HEADER', h.name.text, h.annotations, controllerHeaderName(h));
+  symbols.finish();
+
+  const idOf = new Map<Entity, number>();
+  for (const t of model.tables) idOf.set(t.decl, symbols.id('TABLE', t.name));
+  for (const a of model.actions) idOf.set(a.decl, symbols.id('ACTION', a.name));
+  for (const e of externs) idOf.set(e.named.decl, symbols.id(e.kind.symbol, e.named.name));
+
+  const preamble = (id: number, name: string, annotations: string[]): p4i.Preamble => {
+    const p: p4i.Preamble = { id, name, alias: symbols.alias(name) };
+    if (annotations.length > 0) p.annotations = annotations;
+    return p;
+  };
+  const typeInfo = newTypeInfo();
+  const noAction = model.actions.find((a) => a.name === 'NoAction')?.decl;
+  const info: p4i.P4Info = { pkg_info: { arch: 'v1model' } };
+
+  info.tables = model.tables.map((t) =>
+    tableMessage(t.decl, preamble(symbols.id('TABLE', t.name), t.name, p4infoAnnotations(t.decl.annotations)), {
+      refs, types: typer.types, constants: typer.resolver.constants, idOf: (d) => idOf.get(d), noAction, typeInfo,
+    }),
+  );
+  info.actions = model.actions.map((a) => actionMessage(a, preamble, symbols, typer, typeInfo));
+  const tableIdsUsing = (inst: Instantiation, property: string): number[] =>
+    model.tables
+      .filter((t) => t.decl.properties.some((p) => p.kind === 'ValueProperty' && p.name.text === property && p.value.kind === 'PathExpression' && refs.get(p.value) === inst))
+      .map((t) => symbols.id('TABLE', t.name));
+  Object.assign(info, externMessages(externs, { preamble, symbols, typer, typeInfo, tableIdsUsing }));
+  if (controllerHeaders.length > 0) {
+    info.controller_packet_metadata = controllerHeaders.map((h) => {
+      const type = typer.resolver.structLike(h);
+      const fields = type.kind === 'header' ? type.fields : [];
+      return {
+        preamble: preamble(symbols.id('CONTROLLER_HEADER', h.name.text), controllerHeaderName(h), p4infoAnnotations(h.annotations)),
+        metadata: fields.map((f, i) => ({ id: i + 1, name: f.name, ...namedBitwidth(f.type, typeInfo) })),
+      };
+    });
+  }
+  if (model.valueSets.length > 0) {
+    info.value_sets = model.valueSets.map((v) => {
+      const size = typer.resolver.constants.integer(v.decl.size);
+      return {
+        preamble: preamble(symbols.id('VALUE_SET', v.name), v.name, p4infoAnnotations(v.decl.annotations)),
+        match: [{ id: 1, bitwidth: bitWidth(typer.entityType(v.decl)) ?? 0, match_type: 'EXACT' }],
+        size: size === undefined ? 0 : Number(size),
+      };
+    });
+  }
+  if (digests.length > 0) {
+    info.digests = digests.map((d) => ({ preamble: preamble(symbols.id('DIGEST', d.name), d.name, []), type_spec: typeSpec(d.type, typeInfo) }));
+  }
+  info.type_info = typeInfoMessage(typeInfo);
+  return info;
+}
+
+function controllerHeaderName(h: StructLikeDeclaration): string {
+  const body = annotationBodyText(findAnnotation(h.annotations, 'controller_header')!).trim();
+  return body.startsWith('"') && body.endsWith('"') ? body.slice(1, -1) : h.name.text;
+}
+
+function actionMessage(
+  a: Named<ActionDeclaration>,
+  preamble: (id: number, name: string, annotations: string[]) => p4i.Preamble,
+  symbols: SymbolTable,
+  typer: ExpressionTyper,
+  typeInfo: TypeInfoBuilder,
+): p4i.Action {
+  const annotations = p4infoAnnotations(a.decl.annotations);
+  const message: p4i.Action = { preamble: preamble(symbols.id('ACTION', a.name), a.name, annotations) };
+  const params = a.decl.params.filter((p) => p.direction === null);
+  if (params.length > 0) {
+    message.params = params.map((p, i) => {
+      const param: p4i._p4_config_v1_Action_Param = { id: i + 1, name: p.name.text };
+      const annotations = p4infoAnnotations(p.annotations);
+      if (annotations.length > 0) param.annotations = annotations;
+      const { bitwidth, type_name } = namedBitwidth(typer.entityType(p), typeInfo);
+      param.bitwidth = bitwidth;
+      if (type_name) param.type_name = type_name;
+      return param;
+    });
+  }
+  return message;
+}
+
+/** `digest<T>(receiver, data)` calls in the blocks, in order, one per struct type. */
+function collectDigests(blocks: readonly AstNode[], typer: ExpressionTyper): { name: string; type: P4Type }[] {
+  const found = new Map<string, P4Type>();
+  for (const block of blocks) {
+    walk(block, (node) => {
+      if (node.kind !== 'CallExpression' || node.callee.kind !== 'PathExpression') return;
+      const target = typer.refs.get(node.callee);
+      if (target?.kind !== 'ExternFunctionDeclaration' || target.name.text !== 'digest') return;
+      const type = node.typeArgs[0] ? typer.resolver.resolve(node.typeArgs[0]) : node.args[1] ? typer.types.get(node.args[1].value) : undefined;
+      if (type && (type.kind === 'struct' || type.kind === 'header') && !found.has(type.name)) found.set(type.name, type);
+    });
+  }
+  return [...found].map(([name, type]) => ({ name, type }));
+}

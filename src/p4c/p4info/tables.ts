@@ -1,0 +1,155 @@
+/**
+ * @fileoverview The P4Info `Table` message for one table: match fields
+ * (named as written in the key, or by `@name`), action refs with scopes,
+ * the default action (p4c adds `@defaultonly NoAction` when none is given),
+ * initial entries flags, size (1024 by default), direct resources and the
+ * action profile.
+ */
+import type * as p4i from '../../proto/p4i.js';
+import type { ActionDeclaration, TableDeclaration } from '../ast/declarations.js';
+import type { Expression } from '../ast/expressions.js';
+import type { ActionReference } from '../ast/tables.js';
+import type { AstNode } from '../ast/walk.js';
+import { printNode } from '../printer.js';
+import { nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
+import { bitWidth, type P4Type } from '../semantics/p4-types.js';
+import type { Entity } from '../semantics/scope.js';
+import type { ConstEvaluator } from '../semantics/const-eval.js';
+import { namedBitwidth, type TypeInfoBuilder } from './type-spec.js';
+
+export const DEFAULT_TABLE_SIZE = 1024;
+
+const MATCH_TYPES: Readonly<Record<string, p4i._p4_config_v1_MatchField_MatchType>> = {
+  exact: 'EXACT', lpm: 'LPM', ternary: 'TERNARY', range: 'RANGE', optional: 'OPTIONAL',
+};
+
+export interface TableContext {
+  readonly refs: ReadonlyMap<AstNode, Entity>;
+  readonly types: ReadonlyMap<AstNode, P4Type>;
+  readonly constants: ConstEvaluator;
+  /** The P4Info id of an action / direct resource / profile declaration. */
+  readonly idOf: (decl: Entity) => number | undefined;
+  readonly noAction: ActionDeclaration | undefined;
+  readonly typeInfo: TypeInfoBuilder;
+}
+
+export function tableMessage(table: TableDeclaration, preamble: p4i.Preamble, ctx: TableContext): p4i.Table {
+  const message: p4i.Table = { preamble };
+  const matchFields: p4i.MatchField[] = [];
+  const actionRefs: p4i.ActionRef[] = [];
+  const listed = new Set<Entity>();
+  let defaultValue: Expression | null = null;
+  let defaultIsConst = false;
+  let size = DEFAULT_TABLE_SIZE;
+  const directIds: number[] = [];
+  for (const p of table.properties) {
+    if (p.kind === 'KeyProperty') {
+      for (const el of p.elements) {
+        const kind = el.matchKind.text;
+        if (kind === 'selector') continue;
+        const { bitwidth, type_name } = namedBitwidth(ctx.types.get(el.expression) ?? { kind: 'unknown' }, ctx.typeInfo);
+        const field: p4i.MatchField = { id: matchFields.length + 1, name: nameAnnotation(el.annotations) ?? printNode(el.expression), bitwidth };
+        const annotations = p4infoAnnotations(el.annotations);
+        if (annotations.length > 0) field.annotations = annotations;
+        if (MATCH_TYPES[kind]) field.match_type = MATCH_TYPES[kind];
+        else field.other_match_type = kind;
+        if (type_name) field.type_name = type_name;
+        matchFields.push(field);
+      }
+    } else if (p.kind === 'ActionsProperty') {
+      for (const ref of p.actions) {
+        const entity = ctx.refs.get(ref.action);
+        if (!entity) continue;
+        listed.add(entity);
+        actionRefs.push(actionRef(ref, ctx.idOf(entity) ?? 0));
+      }
+    } else if (p.kind === 'ValueProperty') {
+      const name = p.name.text;
+      if (name === 'default_action') {
+        defaultValue = p.value;
+        defaultIsConst = p.isConst;
+      } else if (name === 'size') {
+        const v = ctx.constants.integer(p.value);
+        if (v !== undefined) size = Number(v);
+      } else if (name === 'counters' || name === 'meters') {
+        const id = p.value.kind === 'PathExpression' ? idOfPath(p.value, ctx) : undefined;
+        if (id !== undefined) directIds.push(id);
+      } else if (name === 'implementation') {
+        const id = p.value.kind === 'PathExpression' ? idOfPath(p.value, ctx) : undefined;
+        if (id !== undefined) message.implementation_id = id;
+      } else if (name === 'support_timeout') {
+        if (ctx.constants.evaluate(p.value) === true) message.idle_timeout_behavior = 'NOTIFY_CONTROL';
+      }
+    }
+  }
+  if (defaultValue === null && ctx.noAction) {
+    const id = ctx.idOf(ctx.noAction) ?? 0;
+    if (!listed.has(ctx.noAction)) actionRefs.push({ id, annotations: ['@defaultonly'], scope: 'DEFAULT_ONLY' });
+    message.initial_default_action = { action_id: id };
+  }
+  if (matchFields.length > 0) message.match_fields = matchFields;
+  message.action_refs = actionRefs;
+  if (defaultValue) {
+    const call = defaultCall(defaultValue, ctx);
+    if (call) {
+      if (defaultIsConst) message.const_default_action_id = call.action_id;
+      message.initial_default_action = call;
+    }
+  }
+  if (directIds.length > 0) message.direct_resource_ids = directIds;
+  message.size = String(size);
+  const entries = table.properties.find((p) => p.kind === 'EntriesProperty');
+  if (entries?.kind === 'EntriesProperty') {
+    if (entries.isConst) message.is_const_table = true;
+    message.has_initial_entries = true;
+  }
+  return message;
+}
+
+function idOfPath(path: Expression, ctx: TableContext): number | undefined {
+  const entity = ctx.refs.get(path);
+  return entity ? ctx.idOf(entity) : undefined;
+}
+
+function actionRef(ref: ActionReference, id: number): p4i.ActionRef {
+  const message: p4i.ActionRef = { id };
+  const annotations = p4infoAnnotations(ref.annotations);
+  if (annotations.length > 0) message.annotations = annotations;
+  if (ref.annotations.some((a) => a.name.text === 'tableonly')) message.scope = 'TABLE_ONLY';
+  else if (ref.annotations.some((a) => a.name.text === 'defaultonly')) message.scope = 'DEFAULT_ONLY';
+  return message;
+}
+
+/** `default_action = a(args)` as a TableActionCall; argument bytes padded to the parameter's byte width. */
+function defaultCall(value: Expression, ctx: TableContext): p4i.TableActionCall | undefined {
+  const callee = value.kind === 'CallExpression' ? value.callee : value;
+  const entity = ctx.refs.get(callee);
+  if (entity?.kind !== 'ActionDeclaration') return undefined;
+  const call: p4i.TableActionCall = { action_id: ctx.idOf(entity) ?? 0 };
+  if (value.kind !== 'CallExpression') return call;
+  const dataParams = entity.params.filter((p) => p.direction === null);
+  const boundCount = entity.params.length - dataParams.length;
+  const args = value.args.slice(value.args.length > dataParams.length ? boundCount : 0);
+  const argumentsOut: p4i._p4_config_v1_TableActionCall_Argument[] = [];
+  dataParams.forEach((param, i) => {
+    const arg = args[i];
+    if (!arg) return;
+    const v = ctx.constants.evaluate(arg.value);
+    const width = bitWidth(ctx.types.get(param) ?? { kind: 'unknown' }) ?? 0;
+    const n = typeof v === 'boolean' ? (v ? 1n : 0n) : v ?? 0n;
+    argumentsOut.push({ param_id: i + 1, value: paddedBytes(BigInt.asUintN(Math.max(width, 1), n), width) });
+  });
+  if (argumentsOut.length > 0) call.arguments = argumentsOut;
+  return call;
+}
+
+function paddedBytes(value: bigint, width: number): Buffer {
+  const bytes = Math.max(1, Math.ceil(width / 8));
+  const out = Buffer.alloc(bytes);
+  let v = value;
+  for (let i = bytes - 1; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+/**
+ * @fileoverview The fold-constants pass: evaluates every `const`
+ * declaration (wrapped to its declared width), table sizes and the other
+ * values that must be known at compile time, into the CONSTANTS side table.
+ * A constant whose value cannot be computed is an error.
+ */
+import type { ConstantDeclaration } from '../ast/declarations.js';
+import { walk } from '../ast/walk.js';
+import { CONSTANTS, TYPES } from '../semantics/side-tables.js';
+import { underlying } from '../semantics/p4-types.js';
+import type { Pass } from './pass-manager.js';
+import { typerFor } from './type-check.js';
+
+export const foldConstantsPass: Pass = {
+  name: 'fold-constants',
+  run: (program, context) => {
+    const typer = typerFor(context);
+    const values = context.table(CONSTANTS);
+    const types = context.table(TYPES);
+    walk(program, (node) => {
+      if (node.kind === 'ConstantDeclaration') foldDeclaration(node);
+      if (node.kind === 'ValueProperty' && node.name.text === 'size') {
+        const size = typer.resolver.constants.evaluate(node.value);
+        if (typeof size !== 'bigint' || size <= 0n) context.diagnostics.report('BadTableSize', node.value.span, [size === undefined ? 'a value not known at compile time' : String(size)]);
+      }
+      return undefined;
+    });
+
+    function foldDeclaration(decl: ConstantDeclaration): void {
+      const type = underlying(types.get(decl) ?? typer.entityType(decl));
+      if (type.kind !== 'bits' && type.kind !== 'int' && type.kind !== 'bool') return;
+      const value = typer.resolver.constants.evaluate(decl.value);
+      if (value === undefined) {
+        context.diagnostics.report('NotConstant', decl.value.span, [`the value of constant '${decl.name.text}'`]);
+        return;
+      }
+      if (type.kind === 'bits' && typeof value === 'bigint') {
+        values.set(decl, type.signed ? BigInt.asIntN(type.width, value) : BigInt.asUintN(type.width, value));
+      } else values.set(decl, value);
+    }
+  },
+};
