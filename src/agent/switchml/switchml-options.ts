@@ -1,0 +1,125 @@
+/**
+ * The SwitchML worker's options, their defaults and their checks. Options
+ * come from the job spec (job id, worker id, worker count, pool size,
+ * elements per packet: all workers and the switch must agree on them) and
+ * from the deployment (timeouts). Out-of-range values are programming errors
+ * (RangeError); the command line checks user input first.
+ *
+ * Timing defaults, and why:
+ * - **Loopback** (`SWITCHML_LOOPBACK_TIMING`, the default): the switch is the
+ *   JavaScript emulator on the same machine. A window of W packets from each
+ *   of n workers queues in it: at ~100k packets/s, W = 128 and n = 4 take
+ *   ~5 ms, so 20 ms leaves a margin of four before a spurious retransmission.
+ *   SwitchML's 10 ms is tuned for a Tofino and DPDK hosts.
+ * - **Mininet** (`SWITCHML_MININET_TIMING`): veths and network namespaces add
+ *   latency, and BMv2 forwards far fewer packets per second than the emulator
+ *   on loopback, so 50 ms, with a higher ceiling.
+ * Both double the base timeout after 100 timeouts, then after 200 more, 300
+ * more, …, as SwitchML does, and give up on a packet after 30 retransmissions:
+ * with the per-packet backoff that is about 26 s (loopback) or 53 s (Mininet)
+ * without any answer.
+ */
+import { MAX_POOL_SLOTS, SWITCHML_DEFAULT_ELEMENTS, SWITCHML_MAX_WORKERS, switchMlLength } from '../../wire/index.js';
+import type { DatagramTransport } from '../transport/index.js';
+import type { SwitchMlBackoff } from './retransmission.js';
+
+export interface SwitchMlTiming {
+  /** The first timeout of a packet, in ms. */
+  readonly timeoutMs: number;
+  readonly backoff: SwitchMlBackoff;
+  /** Retransmissions of one packet without a result before the call fails. */
+  readonly maxRetries: number;
+}
+
+export const SWITCHML_LOOPBACK_TIMING: SwitchMlTiming = Object.freeze({
+  timeoutMs: 20,
+  backoff: Object.freeze({ factor: 2, everyTimeouts: 100, maxTimeoutMs: 1000 }),
+  maxRetries: 30,
+});
+
+export const SWITCHML_MININET_TIMING: SwitchMlTiming = Object.freeze({
+  timeoutMs: 50,
+  backoff: Object.freeze({ factor: 2, everyTimeouts: 100, maxTimeoutMs: 2000 }),
+  maxRetries: 30,
+});
+
+export interface SwitchMlWorkerOptions {
+  /** How packets reach the switch. The worker attaches itself as the transport's listener. */
+  readonly transport: DatagramTransport;
+  /** The job number the controller gave the job (0..65535). */
+  readonly jobId: number;
+  /** This worker's id in the job, 0..numWorkers−1 (its bit in the switch's seen bitmap); also its rank. */
+  readonly workerId: number;
+  /** Workers in the job, 1..32 (the bitmap's width). */
+  readonly numWorkers: number;
+  /** Slots the controller gave the job; also the window of outstanding packets (1..32768). */
+  readonly poolSize: number;
+  /** Values per packet, as the P4 program was compiled (default 64). */
+  readonly elementsPerPacket?: number;
+  /** First timeout of a packet in ms (default: loopback timing). */
+  readonly timeoutMs?: number;
+  /** Timeout growth (default: loopback timing); fields left out take the default. */
+  readonly backoff?: Partial<SwitchMlBackoff>;
+  /** Retransmissions of one packet before the call fails (default 30). */
+  readonly maxRetries?: number;
+  /** The epoch of the first call (0..255, default 0); each call uses the next, mod 256. All workers must start alike. */
+  readonly epoch?: number;
+  /** Let the worker's close() close the transport too (default false: the caller owns it). */
+  readonly closeTransport?: boolean;
+}
+
+export interface ResolvedSwitchMlOptions {
+  readonly transport: DatagramTransport;
+  readonly jobId: number;
+  readonly workerId: number;
+  readonly numWorkers: number;
+  readonly poolSize: number;
+  readonly elementsPerPacket: number;
+  readonly timeoutMs: number;
+  readonly backoff: SwitchMlBackoff;
+  readonly maxRetries: number;
+  readonly epoch: number;
+  readonly closeTransport: boolean;
+}
+
+function integerIn(value: number, min: number, max: number, name: string): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer in ${min}..${max}, not ${value}`);
+  return value;
+}
+
+function positive(value: number, name: string): number {
+  if (!(value > 0 && value <= 2_147_483_647)) throw new RangeError(`${name} must be a positive number of milliseconds, not ${value}`);
+  return value;
+}
+
+/** Fills in defaults and checks every option; throws RangeError/TypeError. */
+export function resolveSwitchMlOptions(options: SwitchMlWorkerOptions): ResolvedSwitchMlOptions {
+  if (typeof options.transport?.send !== 'function') throw new TypeError('transport must be a DatagramTransport');
+  const numWorkers = integerIn(options.numWorkers, 1, SWITCHML_MAX_WORKERS, 'numWorkers');
+  const elementsPerPacket = integerIn(options.elementsPerPacket ?? SWITCHML_DEFAULT_ELEMENTS, 1, 0xffff, 'elementsPerPacket');
+  if (switchMlLength(elementsPerPacket) > options.transport.maxPayload) {
+    throw new RangeError(`${elementsPerPacket} values per packet need ${switchMlLength(elementsPerPacket)} bytes; the transport carries at most ${options.transport.maxPayload}`);
+  }
+  const defaults = SWITCHML_LOOPBACK_TIMING;
+  const backoff: SwitchMlBackoff = {
+    factor: options.backoff?.factor ?? defaults.backoff.factor,
+    everyTimeouts: options.backoff?.everyTimeouts ?? defaults.backoff.everyTimeouts,
+    maxTimeoutMs: options.backoff?.maxTimeoutMs ?? defaults.backoff.maxTimeoutMs,
+  };
+  if (!(backoff.factor >= 1 && backoff.factor <= 16)) throw new RangeError(`backoff.factor must be in 1..16, not ${backoff.factor}`);
+  integerIn(backoff.everyTimeouts, 1, 2 ** 31, 'backoff.everyTimeouts');
+  positive(backoff.maxTimeoutMs, 'backoff.maxTimeoutMs');
+  return {
+    transport: options.transport,
+    jobId: integerIn(options.jobId, 0, 0xffff, 'jobId'),
+    workerId: integerIn(options.workerId, 0, numWorkers - 1, 'workerId'),
+    numWorkers,
+    poolSize: integerIn(options.poolSize, 1, MAX_POOL_SLOTS, 'poolSize'),
+    elementsPerPacket,
+    timeoutMs: positive(options.timeoutMs ?? defaults.timeoutMs, 'timeoutMs'),
+    backoff,
+    maxRetries: integerIn(options.maxRetries ?? defaults.maxRetries, 0, 1_000_000, 'maxRetries'),
+    epoch: integerIn(options.epoch ?? 0, 0, 255, 'epoch'),
+    closeTransport: options.closeTransport ?? false,
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * What one SwitchML allreduce call cost, beyond the fields every AllReduce
+ * reports (`messagesSent` counts first transmissions and retransmissions).
+ */
+import type { AllReduceStats } from '../allreduce.js';
+
+export interface SwitchMlStats extends AllReduceStats {
+  readonly algorithm: 'switchml';
+  /** The epoch the call's packets carried. */
+  readonly epoch: number;
+  /** Chunks of `elementsPerPacket` values (the last one zero-padded). */
+  readonly chunks: number;
+  /** Outstanding packets at most: min(pool size, chunks). */
+  readonly window: number;
+  /** Packets of the call, first transmissions only: chunks + window (the window of priming packets). */
+  readonly packets: number;
+  /** Slot deadlines that passed (each normally followed by one retransmission). */
+  readonly timeouts: number;
+  /** Results accepted that were RETRANSMITTED_RESULTs: the first copy of the result had been lost. */
+  readonly retransmittedResults: number;
+  /** Results for this call dropped because their slot had already been answered. */
+  readonly duplicates: number;
+  /** Results of another epoch (an earlier call), dropped. */
+  readonly staleResults: number;
+  /** Datagrams dropped as not for this call: malformed, another job, an UPDATE, a wrong element count. */
+  readonly ignored: number;
+  /** The worker's base timeout at the end of the call, in ms (it grows with timeouts). */
+  readonly baseTimeoutMs: number;
+}
+
+/** The counters a call updates while it runs. */
+export class MutableSwitchMlCounters {
+  messagesSent = 0;
+  messagesReceived = 0;
+  retransmissions = 0;
+  timeouts = 0;
+  retransmittedResults = 0;
+  duplicates = 0;
+  staleResults = 0;
+  ignored = 0;
+}

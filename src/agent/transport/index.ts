@@ -1,0 +1,19 @@
+/**
+ * Agent transports: one interface for "send an INA datagram to the switch and
+ * receive datagrams", over the kernel's UDP, over a UDP wire carrying
+ * Ethernet frames built in user space, or in memory. Shared by the SwitchML
+ * agent and the ATP, OmniReduce and Rina agents.
+ */
+export {
+  type DatagramListener,
+  type DatagramTransport,
+  type TransportCounters,
+  snapshotTransportCounters,
+} from './datagram-transport.js';
+export { TRANSPORT_ERROR_CODES, TransportError, type TransportErrorCode } from './transport-error.js';
+export { DEFAULT_MAX_PAYLOAD, KernelUdpTransport, type KernelUdpTransportOptions } from './kernel-udp-transport.js';
+export { UdpWireTransport, type UdpWireCounters, type UdpWireTransportOptions, type WireHostAddress } from './udp-wire-transport.js';
+export { createMemoryTransportPair, MemoryTransport, settleMemoryTransports, type MemoryTransportPairOptions } from './memory-transport.js';
+export type { LinkImpairments, LinkStats } from './impaired-link.js';
+export type { SocketAddress } from './socket-address.js';
+export type { UdpSocketOptions } from './udp-socket.js';

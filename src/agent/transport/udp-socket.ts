@@ -1,0 +1,125 @@
+/**
+ * A bound dgram socket with pooled, asynchronous sends: what the kernel UDP
+ * transport and the UDP wire transport share. Sends beyond `sendQueueLimit`
+ * in flight are dropped and counted rather than buffered without bound.
+ */
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { moduleLogger } from '../../log/logger.js';
+import { MutableTransportCounters } from './datagram-transport.js';
+import { SendBufferPool } from './send-buffer-pool.js';
+import { formatSocketAddress, type SocketAddress } from './socket-address.js';
+import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
+
+export interface UdpSocketOptions {
+  /** Sends in flight before further sends are dropped (default 4096). */
+  readonly sendQueueLimit?: number;
+  /** SO_RCVBUF in bytes (default 4 MiB; the kernel caps it at net.core.rmem_max). */
+  readonly recvBufferSize?: number;
+  /** SO_SNDBUF in bytes (default 4 MiB; capped at net.core.wmem_max). */
+  readonly sendBufferSize?: number;
+}
+
+export const DEFAULT_SEND_QUEUE_LIMIT = 4096;
+const DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
+const log = moduleLogger('agent.transport.udp');
+
+export type MessageHandler = (msg: Buffer, rinfo: RemoteInfo) => void;
+
+export class PooledUdpSocket {
+  /** Where the socket is bound (the port the system chose, when 0 was asked for). */
+  readonly local: SocketAddress;
+  private readonly pool: SendBufferPool;
+  private readonly afterSend = (err: Error | null, bytes: number): void => this.sent(err, bytes);
+  private open = true;
+
+  private constructor(
+    private readonly socket: Socket,
+    local: SocketAddress,
+    bufferSize: number,
+    sendQueueLimit: number,
+    private readonly counters: MutableTransportCounters,
+  ) {
+    this.local = local;
+    this.pool = new SendBufferPool(bufferSize, sendQueueLimit);
+  }
+
+  /** Binds to `local` (port 0: the system chooses); sends count into `counters`. */
+  static async bind(
+    local: SocketAddress,
+    what: string,
+    options: UdpSocketOptions,
+    bufferSize: number,
+    counters: MutableTransportCounters,
+    onMessage: MessageHandler,
+  ): Promise<PooledUdpSocket> {
+    const limit = options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sendQueueLimit must be a positive integer, not ${limit}`);
+    const socket = createSocket({
+      type: local.family === 4 ? 'udp4' : 'udp6',
+      recvBufferSize: options.recvBufferSize ?? DEFAULT_BUFFER_BYTES,
+      sendBufferSize: options.sendBufferSize ?? DEFAULT_BUFFER_BYTES,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.bind({ address: local.address, port: local.port, exclusive: true }, () => {
+          socket.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (err) {
+      socket.close();
+      const code = (err as NodeJS.ErrnoException).code;
+      const reason = code === 'EADDRINUSE' ? 'the address is in use; choose another port' : code === 'EADDRNOTAVAIL' ? 'it is not an address of this host' : (err as Error).message;
+      throw new TransportError(TRANSPORT_ERROR_CODES.bindFailed, `${what}: cannot bind UDP ${formatSocketAddress(local)}: ${reason}`, { cause: err });
+    }
+    socket.on('message', onMessage);
+    socket.on('error', (err) => log.warn({ err, what }, 'UDP socket error'));
+    const bound = socket.address();
+    const actual: SocketAddress = { ...local, port: bound.port };
+    return new PooledUdpSocket(socket, actual, bufferSize, limit, counters);
+  }
+
+  /**
+   * A send buffer to fill, or undefined (and a counted drop) when closed or
+   * when too many sends are in flight. Pass it to `transmit` at once.
+   */
+  acquire(): Buffer | undefined {
+    const buf = this.open ? this.pool.take() : undefined;
+    if (buf === undefined) this.counters.sendDrops++;
+    return buf;
+  }
+
+  /** Sends `buf[0 .. length)` (a buffer from `acquire`) to `to`. */
+  transmit(buf: Buffer, length: number, to: SocketAddress): void {
+    try {
+      this.socket.send(buf, 0, length, to.port, to.address, this.afterSend);
+    } catch (err) {
+      this.pool.unTakeNewest();
+      throw err;
+    }
+  }
+
+  private sent(err: Error | null, bytes: number): void {
+    this.pool.releaseOldest();
+    if (err) {
+      this.counters.sendDrops++;
+      return;
+    }
+    this.counters.datagramsOut++;
+    this.counters.bytesOut += bytes;
+  }
+
+  close(): Promise<void> {
+    if (!this.open) return Promise.resolve();
+    this.open = false;
+    this.socket.removeAllListeners('message');
+    return new Promise((resolve) => {
+      try {
+        this.socket.close(() => resolve());
+      } catch {
+        resolve(); // already closed
+      }
+    });
+  }
+}

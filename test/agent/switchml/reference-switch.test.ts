@@ -1,0 +1,196 @@
+import { describe, expect, test } from 'vitest';
+import { ReferenceSwitchMl, type SwitchMlVerdict } from '../../../src/agent/switchml/reference-switch.js';
+import { decodeSwitchMl, encodeSwitchMl, EXPONENT_NONE, switchMlLength, SwitchMlMessageType, type ShadowSet } from '../../../src/wire/index.js';
+
+const E = 4;
+
+interface Update {
+  job?: number;
+  worker: number;
+  slot?: number;
+  set?: ShadowSet;
+  tsi?: number;
+  exponent?: number;
+  epoch?: number;
+  values?: number[];
+  type?: SwitchMlMessageType;
+  elements?: number;
+}
+
+function update(u: Update): Buffer {
+  const elements = u.elements ?? E;
+  const buf = Buffer.alloc(switchMlLength(elements));
+  encodeSwitchMl(buf, 0, {
+    messageType: u.type ?? SwitchMlMessageType.UPDATE,
+    jobId: u.job ?? 1,
+    workerId: u.worker,
+    tsi: u.tsi ?? 0,
+    slot: u.slot ?? 0,
+    set: u.set ?? 0,
+    elementCount: elements,
+    exponent: u.exponent ?? 0,
+    epoch: u.epoch ?? 0,
+    values: u.values ?? [u.worker + 1, 10 * (u.worker + 1), -1, 0],
+  });
+  return buf;
+}
+
+function model(workerIds = [0, 1, 2], poolSize = 4, slotBase = 2): ReferenceSwitchMl {
+  const sw = new ReferenceSwitchMl({ capacity: 16, elementsPerPacket: E });
+  sw.addJob({ jobId: 1, slotBase, poolSize, workerIds });
+  return sw;
+}
+
+function packetOf(verdict: SwitchMlVerdict): ReturnType<typeof decodeSwitchMl> & { ok: true } {
+  if (verdict.action !== 'multicast' && verdict.action !== 'unicast') throw new Error(`expected a packet, got ${JSON.stringify(verdict)}`);
+  const p = decodeSwitchMl(verdict.packet);
+  if (!p.ok) throw new Error(p.message);
+  return p;
+}
+
+describe('reference SwitchML switch: aggregation', () => {
+  test('the first packet writes, the next add, the last makes a RESULT multicast to every worker', () => {
+    const sw = model();
+    expect(sw.process(update({ worker: 0, values: [1, 2, 3, 4], exponent: -3, tsi: 9, epoch: 5 }))).toEqual({ action: 'aggregated', jobId: 1, workerId: 0 });
+    expect(sw.readSlot(1, 0, 0)).toEqual({ bitmap: 0b001, remaining: 2, exponent: -3, values: Int32Array.of(1, 2, 3, 4) });
+    expect(sw.process(update({ worker: 2, values: [10, 20, 30, 40], exponent: 7, tsi: 9, epoch: 5 })).action).toBe('aggregated');
+    expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b101, remaining: 1, exponent: 7 });
+    const last = sw.process(update({ worker: 1, values: [100, -200, 300, 0x7fffffff], exponent: 2, tsi: 9, epoch: 5 }));
+    expect(last).toMatchObject({ action: 'multicast', jobId: 1, workerIds: [0, 1, 2] });
+    const r = packetOf(last);
+    expect(r).toMatchObject({ messageType: SwitchMlMessageType.RESULT, jobId: 1, workerId: 1, tsi: 9, slot: 0, set: 0, elementCount: E, exponent: 7, epoch: 5 });
+    // int32 addition wraps as bit<32> does: 44 + 0x7fffffff.
+    expect([...r.values.toInt32Array()]).toEqual([111, -178, 333, (44 + 0x7fffffff) | 0]);
+    expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b111, remaining: 0 });
+    expect(sw.counters).toMatchObject({ aggregated: 2, results: 1 });
+  });
+
+  test('one worker: its packet is first and last at once', () => {
+    const sw = model([3]);
+    const v = sw.process(update({ worker: 3, values: [5, 6, 7, 8], exponent: EXPONENT_NONE }));
+    expect(v).toMatchObject({ action: 'multicast', workerIds: [3] });
+    expect(packetOf(v)).toMatchObject({ exponent: EXPONENT_NONE, messageType: SwitchMlMessageType.RESULT });
+    expect([...packetOf(v).values.toInt32Array()]).toEqual([5, 6, 7, 8]);
+  });
+
+  test('a new round in a complete copy overwrites the old sums instead of adding to them', () => {
+    const sw = model([0, 1]);
+    for (const set of [0, 1, 0] as ShadowSet[]) {
+      sw.process(update({ worker: 0, set, values: [set + 1, 0, 0, 0] }));
+      const v = sw.process(update({ worker: 1, set, values: [set + 1, 0, 0, 0] }));
+      expect(packetOf(v).values.get(0)).toBe(2 * (set + 1));
+    }
+    expect(sw.counters.results).toBe(3);
+  });
+
+  test('each update clears its worker bit in the other copy of the slot', () => {
+    const sw = model([0, 1]);
+    sw.process(update({ worker: 0, set: 0 }));
+    sw.process(update({ worker: 1, set: 0 }));
+    expect(sw.readSlot(1, 0, 0).bitmap).toBe(0b11);
+    sw.process(update({ worker: 1, set: 1 }));
+    expect(sw.readSlot(1, 0, 0).bitmap).toBe(0b01);
+    expect(sw.readSlot(1, 0, 1)).toMatchObject({ bitmap: 0b10, remaining: 1 });
+  });
+});
+
+describe('reference SwitchML switch: retransmissions', () => {
+  test('a retransmission to a complete copy gets the stored result back by unicast, with its own tsi and epoch', () => {
+    const sw = model([0, 1]);
+    sw.process(update({ worker: 0, values: [1, 1, 1, 1], exponent: 4, tsi: 12, epoch: 3 }));
+    sw.process(update({ worker: 1, values: [2, 2, 2, 2], exponent: -1, tsi: 12, epoch: 3 }));
+    const again = sw.process(update({ worker: 0, values: [99, 99, 99, 99], exponent: 100, tsi: 12, epoch: 3 }));
+    expect(again).toMatchObject({ action: 'unicast', jobId: 1, workerId: 0 });
+    const r = packetOf(again);
+    expect(r).toMatchObject({ messageType: SwitchMlMessageType.RETRANSMITTED_RESULT, tsi: 12, epoch: 3, exponent: 4, workerId: 0 });
+    expect([...r.values.toInt32Array()]).toEqual([3, 3, 3, 3]);
+    expect(sw.readSlot(1, 0, 0)).toMatchObject({ remaining: 0, exponent: 4, values: Int32Array.of(3, 3, 3, 3) });
+    expect(sw.counters.retransmittedResults).toBe(1);
+  });
+
+  test('a retransmission to an incomplete copy is dropped and changes nothing', () => {
+    const sw = model();
+    sw.process(update({ worker: 0, values: [1, 1, 1, 1] }));
+    const before = sw.readSlot(1, 0, 0);
+    expect(sw.process(update({ worker: 0, values: [50, 50, 50, 50] }))).toEqual({ action: 'drop', reason: 'incompleteRetransmission' });
+    expect(sw.readSlot(1, 0, 0)).toEqual(before);
+  });
+
+  test('the known limit: a stale update overtaken by the same worker’s next update into the slot starts a spurious round', () => {
+    const sw = model([0, 1]);
+    sw.process(update({ worker: 0, set: 0, values: [1, 0, 0, 0] }));
+    sw.process(update({ worker: 1, set: 0, values: [1, 0, 0, 0] }));
+    sw.process(update({ worker: 0, set: 1 })); // worker 0 moved on: its bit in set 0 is cleared
+    // A delayed copy of worker 0's set-0 update now looks new, and set 0 is complete, so it writes.
+    expect(sw.process(update({ worker: 0, set: 0, values: [7, 0, 0, 0] })).action).toBe('aggregated');
+    expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b11, remaining: 1, values: Int32Array.of(7, 0, 0, 0) });
+  });
+});
+
+describe('reference SwitchML switch: tables and drops', () => {
+  const cases: [string, Buffer, string][] = [
+    ['truncated', update({ worker: 0 }).subarray(0, 20), 'malformed'],
+    ['trailing bytes', Buffer.concat([update({ worker: 0 }), Buffer.alloc(2)]), 'malformed'],
+    ['version 2', Buffer.from([0x21, ...update({ worker: 0 }).subarray(1)]), 'badVersion'],
+    ['message type 0', Buffer.from([0x10, ...update({ worker: 0 }).subarray(1)]), 'notUpdate'],
+    ['a RESULT', update({ worker: 0, type: SwitchMlMessageType.RESULT }), 'notUpdate'],
+    ['a RETRANSMITTED_RESULT', update({ worker: 0, type: SwitchMlMessageType.RETRANSMITTED_RESULT }), 'notUpdate'],
+    ['8 values instead of 4', update({ worker: 0, elements: 8, values: [] }), 'badElementCount'],
+    ['an unknown job', update({ worker: 0, job: 2 }), 'unknownJob'],
+    ['slot = pool size', update({ worker: 0, slot: 4 }), 'slotOutOfRange'],
+    ['an unknown worker', update({ worker: 5 }), 'unknownWorker'],
+    ['worker id 40', Buffer.from([0x11, 40, ...update({ worker: 0 }).subarray(2)]), 'unknownWorker'],
+  ];
+  test.each(cases)('%s → drop %s, counted, no state touched', (_name, packet, reason) => {
+    const sw = model();
+    expect(sw.process(packet)).toEqual({ action: 'drop', reason });
+    expect(sw.counters[reason as keyof typeof sw.counters]).toBe(1);
+    expect(sw.registers.bitmap.every((b) => b === 0)).toBe(true);
+    expect(sw.registers.values.every((v) => v === 0)).toBe(true);
+  });
+
+  test('a packet inside a larger buffer is read from its offset and length', () => {
+    const sw = model([0]);
+    const packet = update({ worker: 0, values: [4, 3, 2, 1] });
+    const framed = Buffer.concat([Buffer.alloc(42, 0xee), packet, Buffer.alloc(3, 0xee)]);
+    const v = sw.process(framed, 42, packet.length);
+    expect([...packetOf(v).values.toInt32Array()]).toEqual([4, 3, 2, 1]);
+  });
+
+  test('two jobs use their own register ranges: slot 0 of each is a different register', () => {
+    const sw = new ReferenceSwitchMl({ capacity: 16, elementsPerPacket: E });
+    sw.addJob({ jobId: 1, slotBase: 0, poolSize: 4, workerIds: [0, 1] });
+    sw.addJob({ jobId: 2, slotBase: 4, poolSize: 4, workerIds: [0, 1] });
+    sw.process(update({ job: 1, worker: 0, values: [1, 1, 1, 1] }));
+    sw.process(update({ job: 2, worker: 0, values: [5, 5, 5, 5] }));
+    expect(packetOf(sw.process(update({ job: 1, worker: 1, values: [1, 1, 1, 1] }))).values.get(0)).toBe(2);
+    expect(packetOf(sw.process(update({ job: 2, worker: 1, values: [5, 5, 5, 5] }))).values.get(0)).toBe(10);
+    expect(sw.registers.read(0).values[0]).toBe(2);
+    expect(sw.registers.read(8).values[0]).toBe(10);
+  });
+
+  test('job configuration is checked: overlap, range past the registers, duplicate workers, too many workers', () => {
+    const sw = new ReferenceSwitchMl({ capacity: 16, elementsPerPacket: E });
+    sw.addJob({ jobId: 1, slotBase: 4, poolSize: 4, workerIds: [0] });
+    expect(() => sw.addJob({ jobId: 2, slotBase: 7, poolSize: 2, workerIds: [0] })).toThrow(/overlap job 1/);
+    expect(() => sw.addJob({ jobId: 2, slotBase: 14, poolSize: 4, workerIds: [0] })).toThrow(RangeError);
+    expect(() => sw.addJob({ jobId: 2, slotBase: 0, poolSize: 4, workerIds: [1, 1] })).toThrow(/twice/);
+    expect(() => sw.addJob({ jobId: 2, slotBase: 0, poolSize: 4, workerIds: Array.from({ length: 33 }, (_, i) => i) })).toThrow(RangeError);
+    expect(() => sw.addJob({ jobId: 1, slotBase: 8, poolSize: 4, workerIds: [0] })).toThrow(/already installed/);
+    sw.addJob({ jobId: 2, slotBase: 0, poolSize: 4, workerIds: [31] });
+    expect(sw.process(update({ job: 2, worker: 31 })).action).toBe('multicast');
+  });
+
+  test('resetJob zeroes the job’s range only; removeJob makes its packets unknown', () => {
+    const sw = new ReferenceSwitchMl({ capacity: 16, elementsPerPacket: E });
+    sw.addJob({ jobId: 1, slotBase: 0, poolSize: 2, workerIds: [0, 1] });
+    sw.addJob({ jobId: 2, slotBase: 2, poolSize: 2, workerIds: [0, 1] });
+    sw.process(update({ job: 1, worker: 0, slot: 1, set: 1 }));
+    sw.process(update({ job: 2, worker: 0 }));
+    sw.resetJob(1);
+    expect(sw.readSlot(1, 1, 1)).toEqual({ bitmap: 0, remaining: 0, exponent: 0, values: new Int32Array(E) });
+    expect(sw.readSlot(2, 0, 0).bitmap).toBe(1);
+    expect(sw.removeJob(2)).toBe(true);
+    expect(sw.process(update({ job: 2, worker: 1 }))).toEqual({ action: 'drop', reason: 'unknownJob' });
+  });
+});
