@@ -1,0 +1,59 @@
+// Every P4 file of p4/ goes through p4ina's front end without a diagnostic,
+// for the default and for other SWITCHML_ELEMENTS, and bad configuration
+// stops with the #error that names it.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileProgram, formatDiagnostics, parseProgram } from '../../src/p4c/index.js';
+import { FORWARD_P4, INCLUDE_DIR, ROOT, SWITCHML_P4 } from './helpers.js';
+
+const includes = readdirSync(INCLUDE_DIR).filter((f) => f.endsWith('.p4')).sort().map((f) => path.join(INCLUDE_DIR, f));
+const programs = [FORWARD_P4, SWITCHML_P4];
+const relative = (file: string): string => path.relative(ROOT, file);
+
+function parseDiagnostics(file: string, defines: string[] = []): string {
+  return formatDiagnostics(parseProgram(file, { includeDirs: [INCLUDE_DIR], defines }).diagnostics);
+}
+
+describe('parsing', () => {
+  it('finds the shared includes', () => {
+    expect(includes.map((f) => path.basename(f))).toEqual([
+      'checksums.p4', 'forwarding.p4', 'headers.p4', 'parser.p4', 'switchml_aggregation.p4', 'switchml_config.p4', 'switchml_values.p4',
+    ]);
+  });
+
+  it.each([...programs, ...includes].map(relative))('%s parses without diagnostics', (file) => {
+    expect(parseDiagnostics(path.join(ROOT, file))).toBe('');
+  });
+
+  it.each(['8', '32', '256'])('both programs parse with -D SWITCHML_ELEMENTS=%s', (n) => {
+    for (const file of programs) expect(parseDiagnostics(file, [`SWITCHML_ELEMENTS=${n}`])).toBe('');
+  });
+
+  it('parses without -I: the programs include their files by relative path', () => {
+    for (const file of programs) expect(formatDiagnostics(parseProgram(file).diagnostics)).toBe('');
+  });
+});
+
+describe('configuration checks', () => {
+  it.each([
+    ['SWITCHML_ELEMENTS=12', 'SWITCHML_ELEMENTS must be a multiple of 8 from 8 to 256'],
+    ['SWITCHML_ELEMENTS=0', 'SWITCHML_ELEMENTS must be a multiple of 8 from 8 to 256'],
+    ['SWITCHML_ELEMENTS=264', 'SWITCHML_ELEMENTS must be a multiple of 8 from 8 to 256'],
+    ['SWITCHML_SLOTS=0', 'SWITCHML_SLOTS must be from 1 to 32768'],
+    ['SWITCHML_SLOTS=32769', 'SWITCHML_SLOTS must be from 1 to 32768'],
+    ['SWITCHML_MAX_JOBS=0', 'SWITCHML_MAX_JOBS must be from 1 to 65536'],
+  ])('-D %s stops switchml.p4 with an #error', (define, message) => {
+    const result = compileProgram(SWITCHML_P4, { defines: [define] });
+    expect(result.hasErrors).toBe(true);
+    expect(result.p4info).toBeNull();
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((d) => d.id)).toEqual(['ErrorDirective']);
+    expect(errors[0]!.message).toContain(message);
+  });
+
+  it('forward.p4 checks SWITCHML_ELEMENTS too: it parses SwitchML headers to forward them', () => {
+    const result = compileProgram(FORWARD_P4, { defines: ['SWITCHML_ELEMENTS=7'] });
+    expect(result.diagnostics.map((d) => d.id)).toEqual(['ErrorDirective']);
+  });
+});
