@@ -1,0 +1,90 @@
+/**
+ * What the rollout planner decides for one job on one topology, as data:
+ * which switches aggregate for which workers, what each worker does, the
+ * ring (for ring-based algorithms) and, in words, why. The installer turns
+ * aggregation points into switch entries and resources (jobDemand), the
+ * agents read their worker's role, and people read the reasons.
+ */
+import type { Algorithm } from './job.js';
+import type { PlacedHost } from './job-placement.js';
+
+export type WorkerRole =
+  /** Sends its data to a switch that aggregates it (SwitchML's switch, ATP's rack ToR). */
+  | 'switch-aggregated'
+  /** Sends its data to a host that aggregates (the parameter server, OmniReduce's aggregator). */
+  | 'to-host-aggregator'
+  /** An autonomous ring member (ring AllReduce, a worker of a non-INA rack in Rina). */
+  | 'ring-member'
+  /** Rina: the lowest-ranked worker of an INA rack, which stands for the rack in the ring. */
+  | 'rack-agent'
+  /** Rina: a worker of an INA rack other than the agent; contributes through its ToR. */
+  | 'rack-member';
+
+/** How much of the job's aggregation happens in switches. */
+export type InNetwork = 'full' | 'partial' | 'none';
+
+export interface AggregationMember {
+  readonly rank: number;
+  /** The worker's bit at this switch (SwitchML: its rank; per-rack points: its index in the rack by rank). */
+  readonly workerId: number;
+  readonly host: string;
+  /** The aggregating switch's port towards the worker (where its result replica leaves). */
+  readonly port: number;
+}
+
+export interface AggregationPoint {
+  readonly switch: string;
+  /** 'job': one switch for every worker; 'rack': a ToR for its rack's workers. */
+  readonly scope: 'job' | 'rack';
+  readonly rack: string | undefined;
+  /** Slots this point needs (the job's pool size). */
+  readonly slots: number;
+  /** By rank. */
+  readonly members: readonly AggregationMember[];
+  readonly reason: string;
+}
+
+export interface WorkerPlan {
+  readonly rank: number;
+  readonly host: string;
+  readonly tor: string;
+  readonly rack: string;
+  readonly role: WorkerRole;
+  /** The switch that aggregates this worker's data, if any. */
+  readonly aggregationPoint: string | undefined;
+  /** Its bit there, if any. */
+  readonly workerId: number | undefined;
+  /** Its position in the ring, for ring members and rack agents. */
+  readonly ringPosition: number | undefined;
+}
+
+export interface RingMember {
+  readonly position: number;
+  /** 'rack': an INA rack as one abstracted worker; 'worker': one autonomous worker. */
+  readonly kind: 'rack' | 'worker';
+  /** The worker that talks to the ring: the rack's lowest rank, or the worker itself. */
+  readonly agentRank: number;
+  /** Every worker this member stands for, by rank. */
+  readonly ranks: readonly number[];
+  readonly rack: string;
+}
+
+export interface RolloutPlan {
+  readonly jobId: number;
+  /** The algorithm the job asked for. */
+  readonly requested: Algorithm;
+  /** What will actually run (a fallback when the request cannot use any switch). */
+  readonly runs: Algorithm;
+  readonly inNetwork: InNetwork;
+  readonly aggregationPoints: readonly AggregationPoint[];
+  /** By rank. */
+  readonly workers: readonly WorkerPlan[];
+  /** The ring in order, for ring and Rina (and a ring fallback); undefined otherwise. */
+  readonly ring: readonly RingMember[] | undefined;
+  /** Members in the ring: workers for plain ring, (INA racks + other workers) for Rina. */
+  readonly expectedRingLength: number | undefined;
+  /** The host aggregator the plan uses (parameter server, OmniReduce aggregator), if any. */
+  readonly parameterServer: PlacedHost | undefined;
+  /** Why, in order: one line per decision (per rack where racks differ), then the outcome. */
+  readonly reasons: readonly string[];
+}

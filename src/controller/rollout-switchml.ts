@@ -1,0 +1,97 @@
+/**
+ * SwitchML's rule: one switch aggregates every worker of the job.
+ *
+ * - All workers in one rack whose ToR is INA-capable: the ToR.
+ * - Workers in several racks: a common ancestor of their racks, that is a
+ *   spine or core switch that lies on every shortest path between every two
+ *   of the workers' ToRs, if one is INA-capable. With several candidates, the
+ *   nearest to the workers (fewest hops in total), then the lower tier, then
+ *   the name. A ToR never aggregates for workers outside its rack.
+ * - Otherwise, or with more workers than the seen bitmap has bits, no switch:
+ *   the job's fallback (ring or parameter server), with the reason.
+ *
+ * "Every shortest path" is the default because it holds whatever path the
+ * network picks. Workers address SwitchML packets to the aggregator itself,
+ * so a switch on *some* shortest path between every two racks also works
+ * when routing follows the forwarding plan; `ancestorRule: 'some-shortest-path'`
+ * allows that (for example one of two spines).
+ */
+import { SWITCHML_MAX_WORKERS } from '../wire/index.js';
+import type { PlacedJob } from './job-placement.js';
+import { compareNames } from './names.js';
+import { fallbackPlan, listNames, membersAt, plural, rackGroups, workerPlan, type RackGroup } from './rollout-common.js';
+import type { RolloutPlan } from './rollout-plan.js';
+import { TopologyGraph } from './topology-graph.js';
+import type { TopologySwitch } from './topology.js';
+
+export type AncestorRule = 'every-path' | 'some-shortest-path';
+
+const TIER = { tor: 0, spine: 1, core: 2 };
+
+function aggregateAt(placed: PlacedJob, sw: TopologySwitch, reasons: string[]): RolloutPlan {
+  const members = membersAt(placed, sw.name, placed.workers, (w) => w.rank);
+  const outcome = `${sw.name} aggregates all ${plural(placed.workers.length, 'worker')} of job ${placed.job.id}`;
+  return {
+    jobId: placed.job.id,
+    requested: 'switchml',
+    runs: 'switchml',
+    inNetwork: 'full',
+    aggregationPoints: [{ switch: sw.name, scope: 'job', rack: sw.role === 'tor' ? sw.rack : undefined, slots: placed.job.poolSize, members, reason: reasons[0]! }],
+    workers: placed.workers.map((w) => workerPlan(w, { role: 'switch-aggregated', aggregationPoint: sw.name, workerId: w.rank })),
+    ring: undefined,
+    expectedRingLength: undefined,
+    parameterServer: undefined,
+    reasons: [...reasons, outcome],
+  };
+}
+
+/** Spine and core switches on every (or some) shortest path between every two of the given ToRs. */
+function commonAncestors(placed: PlacedJob, tors: readonly string[], rule: AncestorRule): TopologySwitch[] {
+  const graph = TopologyGraph.of(placed.topology);
+  const passes = rule === 'every-path' ? graph.onEveryShortestPath.bind(graph) : graph.onSomeShortestPath.bind(graph);
+  return [...placed.topology.switches.values()].filter((sw) => {
+    if (sw.role === 'tor') return false;
+    for (let i = 0; i < tors.length; i++) {
+      for (let j = i + 1; j < tors.length; j++) if (!passes(tors[i]!, tors[j]!, sw.name)) return false;
+    }
+    return true;
+  });
+}
+
+function nearest(placed: PlacedJob, candidates: readonly TopologySwitch[]): TopologySwitch {
+  const graph = TopologyGraph.of(placed.topology);
+  const cost = (sw: TopologySwitch): number => placed.workers.reduce((sum, w) => sum + graph.distance(w.host, sw.name), 0);
+  return [...candidates].sort((x, y) => cost(x) - cost(y) || TIER[x.role] - TIER[y.role] || compareNames(x.name, y.name))[0]!;
+}
+
+function acrossRacks(placed: PlacedJob, groups: readonly RackGroup[], rule: AncestorRule): RolloutPlan {
+  const rackList = listNames(groups.map((g) => g.rack));
+  const span = `workers span racks ${rackList}`;
+  const where = rule === 'every-path' ? 'on every path' : 'on a shortest path';
+  const ancestors = commonAncestors(placed, groups.map((g) => g.tor), rule);
+  if (ancestors.length === 0) {
+    return fallbackPlan(placed, [`${span}, and no spine or core switch is ${where} between them`]);
+  }
+  const capable = ancestors.filter((sw) => sw.ina);
+  if (capable.length === 0) {
+    const names = listNames(ancestors.map((sw) => `${sw.role} ${sw.name}`).sort(compareNames));
+    return fallbackPlan(placed, [`${span}; ${names} ${ancestors.length === 1 ? 'is' : 'are'} ${where} between them but not INA-capable`]);
+  }
+  const chosen = nearest(placed, capable);
+  const others = capable.length > 1 ? ` (nearest of ${listNames(capable.map((sw) => sw.name).sort(compareNames))})` : '';
+  return aggregateAt(placed, chosen, [`${span}; ${chosen.role} ${chosen.name} is INA-capable and ${where} between them${others}`]);
+}
+
+export function planSwitchMl(placed: PlacedJob, rule: AncestorRule): RolloutPlan {
+  const n = placed.workers.length;
+  if (n > SWITCHML_MAX_WORKERS) {
+    return fallbackPlan(placed, [`${n} workers exceed the ${SWITCHML_MAX_WORKERS} that one switch's seen bitmap can track`]);
+  }
+  const groups = rackGroups(placed);
+  if (groups.length > 1) return acrossRacks(placed, groups, rule);
+  const only = groups[0]!;
+  const tor = placed.topology.switches.get(only.tor)!;
+  const all = `all ${plural(n, 'worker')} ${n === 1 ? 'is' : 'are'} in rack ${only.rack}`;
+  if (!tor.ina) return fallbackPlan(placed, [`${all}, whose ToR ${tor.name} is not INA-capable`]);
+  return aggregateAt(placed, tor, [`${all}, whose ToR ${tor.name} is INA-capable`]);
+}

@@ -1,0 +1,43 @@
+/**
+ * The rollout planner: given a topology (which switches are INA-capable)
+ * and a job spec, where the job's aggregation happens and why. The same
+ * spec is planned at every stage of a rollout; only the topology changes
+ * (see rollout-stages.ts). Per algorithm:
+ *
+ *   switchml    one switch for the whole job (rollout-switchml.ts), else the fallback
+ *   atp         each INA rack's ToR, the parameter server for the rest (rollout-racks.ts)
+ *   rina        INA racks as abstracted ring members, other workers individually (rollout-racks.ts)
+ *   omnireduce  host aggregators, no switch state
+ *   ring, ps    no switch state
+ */
+import type { JobSpec } from './job.js';
+import { placeJob } from './job-placement.js';
+import { hostAggregatorPlan, ringPlan } from './rollout-common.js';
+import type { RolloutPlan } from './rollout-plan.js';
+import { planAtp, planRina } from './rollout-racks.js';
+import { planSwitchMl, type AncestorRule } from './rollout-switchml.js';
+import type { Topology } from './topology.js';
+
+export interface RolloutOptions {
+  /** Which switches may aggregate a SwitchML job spanning racks (default 'every-path'); see rollout-switchml.ts. */
+  readonly ancestorRule?: AncestorRule;
+}
+
+/** Plans one job on one topology. Throws ControllerError when the job's hosts do not match the topology. */
+export function planRollout(topology: Topology, job: JobSpec, options: RolloutOptions = {}): RolloutPlan {
+  const placed = placeJob(topology, job);
+  switch (job.algorithm) {
+    case 'switchml':
+      return planSwitchMl(placed, options.ancestorRule ?? 'every-path');
+    case 'atp':
+      return planAtp(placed);
+    case 'rina':
+      return planRina(placed);
+    case 'omnireduce':
+      return hostAggregatorPlan(placed, 'omnireduce', 'omnireduce', ['OmniReduce aggregates on hosts, as in the paper']);
+    case 'ps':
+      return hostAggregatorPlan(placed, 'ps', 'ps', []);
+    case 'ring':
+      return ringPlan(placed, 'ring', []);
+  }
+}
