@@ -14,6 +14,6 @@ export { TRANSPORT_ERROR_CODES, TransportError, type TransportErrorCode } from '
 export { DEFAULT_MAX_PAYLOAD, KernelUdpTransport, type KernelUdpTransportOptions } from './kernel-udp-transport.js';
 export { UdpWireTransport, type UdpWireCounters, type UdpWireTransportOptions, type WireHostAddress } from './udp-wire-transport.js';
 export { createMemoryTransportPair, MemoryTransport, settleMemoryTransports, type MemoryTransportPairOptions } from './memory-transport.js';
-export type { LinkImpairments, LinkStats } from './impaired-link.js';
+export type { LinkImpairments, LinkStats } from '../../util/impaired-link.js';
 export type { SocketAddress } from './socket-address.js';
 export type { UdpSocketOptions } from './udp-socket.js';

@@ -7,7 +7,7 @@
  */
 import { BaseTransport } from './base-transport.js';
 import { sendLength } from './datagram-transport.js';
-import { ImpairedLink, type LinkImpairments, type LinkStats } from './impaired-link.js';
+import { ImpairedLink, type LinkImpairments, type LinkStats } from '../../util/impaired-link.js';
 
 export interface MemoryTransportPairOptions {
   /** What happens to datagrams from the first end to the second (default: nothing). */

@@ -1,29 +1,15 @@
 /**
  * In-memory wires: two ports joined by a function call, for unit tests and
- * the in-memory deployment mode. Each direction is a queue drained on the
- * next turn of the event loop (setImmediate, so a frame echoed back and
- * forth cannot starve I/O), with optional seeded loss, duplication and
- * reordering that replay exactly from the seed.
- *
- * Reordering acts on frames in flight together: a held-back frame lets 1..N
- * later frames of the same batch pass, and is delivered at the latest at the
- * end of its batch, so nothing is held forever.
+ * the in-memory deployment mode. Each direction is an `ImpairedLink`
+ * (src/util/impaired-link.ts): a queue drained on the next turn of the event
+ * loop, with optional seeded loss, duplication and reordering that replay
+ * exactly from the seed.
  */
-import { SeededRandom } from '../../util/seeded-random.js';
+import { ImpairedLink, type LinkImpairments } from '../../util/impaired-link.js';
 import { BasePort } from './port.js';
 
-export interface Impairments {
-  /** Seeds every random decision; the same seed replays the same losses, copies and swaps. */
-  readonly seed: number | string;
-  /** Probability that a frame is lost (0..1). */
-  readonly loss?: number;
-  /** Probability that a delivered frame arrives twice. */
-  readonly duplicate?: number;
-  /** Probability that a frame is held back behind later frames. */
-  readonly reorder?: number;
-  /** At most how many later frames a held-back frame lets pass (default 3). */
-  readonly maxDisplacement?: number;
-}
+/** Seeded loss, duplication and reordering of one wire; the same seed replays the same decisions. */
+export type Impairments = LinkImpairments;
 
 export interface MemoryWireOptions {
   readonly impairments?: Impairments;
@@ -33,11 +19,11 @@ export interface MemoryWireOptions {
 
 /** What the impairments did in one direction, for tests and logs. */
 export interface ImpairmentCounters {
-  lost: number;
-  duplicated: number;
-  reordered: number;
+  readonly lost: number;
+  readonly duplicated: number;
+  readonly reordered: number;
   /** Frames that reached the end of the wire before anything was attached there. */
-  unattached: number;
+  readonly unattached: number;
 }
 
 export interface MemoryEndpoint {
@@ -45,128 +31,37 @@ export interface MemoryEndpoint {
   readonly name: string;
 }
 
-interface HeldFrame {
-  readonly frame: Buffer;
-  readonly duplicate: boolean;
-  remaining: number;
-}
-
-function probability(p: number | undefined, what: string): number {
-  const value = p ?? 0;
-  if (!(value >= 0 && value <= 1)) throw new RangeError(`${what} must be a probability in 0..1, not ${p}`);
-  return value;
-}
-
-/** One direction of a wire: the queue, the impairment state, the receiving port. Made by createMemoryWire. */
+/**
+ * One direction of a wire: an impaired link (shared with the agents'
+ * in-memory transports) delivering to the receiving port. Made by
+ * createMemoryWire and MemoryHub.
+ */
 export class MemoryLink {
-  readonly stats: ImpairmentCounters = { lost: 0, duplicated: 0, reordered: 0, unattached: 0 };
-  private queue: Buffer[] = [];
-  private spare: Buffer[] = [];
-  private held: HeldFrame[] = [];
-  private scheduled = false;
-  private readonly rng: SeededRandom | undefined;
-  private readonly loss: number;
-  private readonly duplicate: number;
-  private readonly reorder: number;
-  private readonly maxDisplacement: number;
-  private readonly drainNow = (): void => this.drain();
-
   /** The receiving end; frames sent before it is attached vanish, as into an unplugged cable. */
   target: MemoryPort | undefined;
-  private readonly queueLimit: number;
+  private unattached = 0;
+  private readonly link: ImpairedLink;
 
   /** `streamLabel` names this direction so that its random stream depends only on the seed and the label. */
   constructor(options: MemoryWireOptions, streamLabel: string) {
-    const impairments = options.impairments;
-    this.queueLimit = options.queueLimit ?? 4096;
-    if (!Number.isInteger(this.queueLimit) || this.queueLimit < 1) {
-      throw new RangeError(`queueLimit must be a positive integer, not ${options.queueLimit}`);
-    }
-    this.loss = probability(impairments?.loss, 'loss');
-    this.duplicate = probability(impairments?.duplicate, 'duplicate');
-    this.reorder = probability(impairments?.reorder, 'reorder');
-    this.maxDisplacement = impairments?.maxDisplacement ?? 3;
-    if (!Number.isInteger(this.maxDisplacement) || this.maxDisplacement < 1) {
-      throw new RangeError(`maxDisplacement must be a positive integer, not ${impairments?.maxDisplacement}`);
-    }
-    const impaired = this.loss > 0 || this.duplicate > 0 || this.reorder > 0;
-    this.rng = impaired && impairments ? new SeededRandom(impairments.seed).derive(streamLabel) : undefined;
+    this.link = new ImpairedLink(options.impairments, options.queueLimit ?? 4096, streamLabel, (frame) => {
+      if (this.target === undefined) this.unattached++;
+      else this.target.deliver(frame);
+    });
+  }
+
+  get stats(): ImpairmentCounters {
+    const { lost, duplicated, reordered } = this.link.stats;
+    return { lost, duplicated, reordered, unattached: this.unattached };
   }
 
   get idle(): boolean {
-    return this.queue.length === 0 && this.held.length === 0 && !this.scheduled;
+    return this.link.idle;
   }
 
   /** Queues a frame; false when the queue is full. */
   offer(frame: Buffer): boolean {
-    if (this.queue.length >= this.queueLimit) return false;
-    this.queue.push(frame);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.drainNow);
-    }
-    return true;
-  }
-
-  private drain(): void {
-    this.scheduled = false;
-    // Swap the arrays: frames sent while this batch is delivered wait for the next turn.
-    const batch = this.queue;
-    this.queue = this.spare;
-    this.spare = batch;
-    for (let i = 0; i < batch.length; i++) this.decide(batch[i]!);
-    batch.length = 0;
-    // Held frames with nothing left to let pass go out now, in the order they were held.
-    if (this.held.length > 0) {
-      const held = this.held;
-      this.held = [];
-      for (const h of held) this.emit(h.frame, h.duplicate);
-    }
-  }
-
-  private decide(frame: Buffer): void {
-    const rng = this.rng;
-    if (rng === undefined) {
-      this.handOver(frame);
-      return;
-    }
-    if (rng.chance(this.loss)) {
-      this.stats.lost++;
-      return;
-    }
-    const duplicate = rng.chance(this.duplicate);
-    if (rng.chance(this.reorder)) {
-      this.stats.reordered++;
-      this.held.push({ frame, duplicate, remaining: 1 + rng.nextInt(this.maxDisplacement) });
-      return;
-    }
-    this.emit(frame, duplicate);
-    this.letHeldFramesPass();
-  }
-
-  private emit(frame: Buffer, duplicate: boolean): void {
-    // Copy before delivering: the receiver may rewrite the original in place.
-    const copy = duplicate ? Buffer.from(frame) : undefined;
-    this.handOver(frame);
-    if (copy) {
-      this.stats.duplicated++;
-      this.handOver(copy);
-    }
-  }
-
-  private handOver(frame: Buffer): void {
-    if (this.target === undefined) this.stats.unattached++;
-    else this.target.deliver(frame);
-  }
-
-  /** One more frame went past every held frame: release those whose count ran out. */
-  private letHeldFramesPass(): void {
-    if (this.held.length === 0) return;
-    const still: HeldFrame[] = [];
-    const due: HeldFrame[] = [];
-    for (const h of this.held) (--h.remaining === 0 ? due : still).push(h);
-    this.held = still;
-    for (const h of due) this.emit(h.frame, h.duplicate);
+    return this.link.offer(frame);
   }
 }
 

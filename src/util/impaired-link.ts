@@ -10,7 +10,7 @@
  * order (a per-flow FIFO path, as ECMP hashing gives): before a frame of key
  * k is delivered or held, the held frames of key k go first.
  */
-import { SeededRandom } from '../../util/seeded-random.js';
+import { SeededRandom } from './seeded-random.js';
 
 export interface LinkImpairments {
   /** Seeds every random decision. */
