@@ -12,7 +12,7 @@ import { DEFAULT_SWITCH_LIMITS, limitsProblems, MAX_JOB_SLOTS, type SwitchLimits
 import { checkSnapshot, type CapacitySnapshot, type SwitchAllocation } from './capacity-snapshot.js';
 import { ControllerError, ControllerErrorCode as C, type Problem } from './errors.js';
 import { compareNames } from './names.js';
-import { RangePool } from './range-pool.js';
+import { RangePool, type Span } from './range-pool.js';
 
 export interface SwitchDemand {
   readonly switch: string;
@@ -142,8 +142,12 @@ export class CapacityAllocator {
     }
   }
 
-  /** Gives the job everything it asks for, or throws (CapacityError when it does not fit) having taken nothing. */
-  allocate(demand: JobDemand): JobAllocation {
+  /**
+   * Gives the job everything it asks for, or throws (CapacityError when it does not fit) having taken nothing.
+   * `avoidSlots` (by switch) are slots not to hand out this time, e.g. cells an earlier job used on a
+   * target that cannot clear them.
+   */
+  allocate(demand: JobDemand, options: { readonly avoidSlots?: Readonly<Record<string, readonly Span[]>> } = {}): JobAllocation {
     this.checkDemand(demand);
     const shortfalls: Shortfall[] = [];
     const planned: SwitchAllocation[] = [];
@@ -153,7 +157,7 @@ export class CapacityAllocator {
         void shortfalls.push({ switch: d.switch, resource, needed, free, limit, largestFree });
       if (d.workers > p.limits.maxWorkersPerJob) short('workers', d.workers, p.limits.maxWorkersPerJob, p.limits.maxWorkersPerJob);
       if (p.jobs.size >= p.limits.maxJobs) short('job-entries', 1, 0, p.limits.maxJobs);
-      const slotBase = p.slots.findFirstFit(d.slots);
+      const slotBase = p.slots.findFirstFit(d.slots, options.avoidSlots?.[d.switch]);
       if (slotBase === undefined) short('slots', d.slots, p.slots.free, p.slots.capacity, p.slots.largestFree);
       const group = p.groups.findFirstFit(1);
       if (group === undefined) short('multicast-groups', 1, 0, p.groups.capacity);

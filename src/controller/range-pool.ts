@@ -50,10 +50,19 @@ export class RangePool {
     return this.gaps().reduce((best, g) => Math.max(best, g.size), 0);
   }
 
-  /** Where `size` ids would go (the lowest start that fits), without taking them. */
-  findFirstFit(size: number): number | undefined {
+  /** Where `size` ids would go (the lowest start that fits), without taking them; `avoid` spans count as taken too. */
+  findFirstFit(size: number, avoid: readonly Span[] = []): number | undefined {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`a span size must be a positive integer, not ${size}`);
-    return this.gaps().find((g) => g.size >= size)?.start;
+    for (const g of this.gaps()) {
+      let start = g.start;
+      // Each clash moves start past the clashing span, so the loop ends.
+      while (start + size <= g.start + g.size) {
+        const clash = avoid.find((a) => start < a.start + a.size && a.start < start + size);
+        if (!clash) return start;
+        start = clash.start + clash.size;
+      }
+    }
+    return undefined;
   }
 
   /** The taken span that overlaps [start, start+size), if any. */

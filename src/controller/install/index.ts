@@ -1,0 +1,15 @@
+/**
+ * The installer: programs switches over P4Runtime for ordinary forwarding and
+ * for SwitchML jobs, and reconciles after restarts. See installer.ts.
+ */
+export * from './errors.js';
+export * from './installer.js';
+export { ProgramCache, type Pipeline, type ProgramCacheOptions } from './program-cache.js';
+export { SwitchSession, type SessionCounters, type SessionOptions } from './switch-session.js';
+export { installForwarding, forwardingEntity, FORWARDING_NAMES, type ForwardingReport } from './forwarding-install.js';
+export { jobSwitchEntries, cellResets, SWITCHML_NAMES, type JobSwitchEntries, type JobEntryOptions } from './switchml-entries.js';
+export { setupJob, teardownJob, type InstalledJob, type JobContext } from './switchml-job.js';
+export { readJobState, type FoundJob, type SwitchJobState } from './job-state-read.js';
+export { reconcileJobs, type ReconcileOptions, type ReconcileReport, type WantedJob } from './reconcile.js';
+export { CellHistory } from './cell-history.js';
+export { tableEntryKey, tableEntrySignature, groupSignature } from './entity-signature.js';

@@ -1,0 +1,166 @@
+/**
+ * Reconciliation: what a (re)started controller does instead of installing
+ * blindly. It reads every INA switch's job state back (job-state-read.ts),
+ * rebuilds the capacity allocator from the jobs entries it finds, and
+ * compares each wanted job with what is there:
+ *
+ *   unchanged    on every switch of its plan, with exactly the entries the
+ *                spec gives (with the slot range and group read back): no write
+ *   installed    on no switch (a restarted switch comes back empty): set up anew
+ *   reinstalled  on some switches of its plan only: the rest is removed and
+ *                the job set up anew
+ *   replaced     there with different entries, and `replace` was asked for:
+ *                torn down and set up from the spec
+ *   hostOnly     its plan uses no switch: any entries of it are removed
+ *   foreign      on a switch but not asked for: left running, its resources
+ *                held, and teardownJob can remove it
+ *
+ * A job whose entries differ from its spec is an error (INSTALL_JOB_CONFLICT,
+ * listing every such job, raised before anything is written) unless
+ * `replace` is set: replacing a running job disturbs its workers, so the
+ * caller decides. Leftovers of an interrupted setup or teardown (workers or
+ * rewrite entries without a jobs entry, job-range groups nobody names) are
+ * removed.
+ */
+import { del } from '../../p4runtime/index.js';
+import { CapacityAllocator, type CapacityOptions } from '../capacity.js';
+import type { SwitchAllocation } from '../capacity-snapshot.js';
+import type { JobSpec } from '../job.js';
+import type { RolloutPlan } from '../rollout-plan.js';
+import { groupSignature, tableEntrySignature } from './entity-signature.js';
+import { InstallError, InstallErrorCode as E } from './errors.js';
+import { readJobState, type FoundJob, type SwitchJobState } from './job-state-read.js';
+import { jobSwitchEntries, type JobSwitchEntries } from './switchml-entries.js';
+import { setupJob, teardownJob, type InstalledJob, type JobContext } from './switchml-job.js';
+import type { SwitchSession } from './switch-session.js';
+
+export interface ReconcileOptions {
+  /** Replace jobs whose entries differ from their spec instead of refusing. */
+  readonly replace?: boolean;
+}
+
+export interface ReconcileReport {
+  readonly unchanged: readonly number[];
+  readonly installed: readonly number[];
+  readonly reinstalled: readonly number[];
+  readonly replaced: readonly number[];
+  readonly foreign: readonly number[];
+  /** Jobs whose plan uses no switch (they run on hosts): nothing installed, and any switch state of theirs removed. */
+  readonly hostOnly: readonly number[];
+  /** Leftover entries and groups removed. */
+  readonly orphansRemoved: number;
+}
+
+export interface WantedJob {
+  readonly spec: JobSpec;
+  readonly plan: RolloutPlan;
+}
+
+type Verdict = 'unchanged' | 'installed' | 'reinstalled' | 'replaced' | 'hostOnly';
+
+function signature(session: SwitchSession, e: JobSwitchEntries): string {
+  const s = session.schema;
+  return [
+    tableEntrySignature(s, e.job),
+    ...e.workers.map((w) => tableEntrySignature(s, w)).sort(),
+    '|',
+    ...e.rewrites.map((r) => tableEntrySignature(s, r)).sort(),
+    `|${e.group.groupId}:${groupSignature(e.group)}`,
+  ].join(',');
+}
+
+function found(states: readonly SwitchJobState[], jobId: number): FoundJob[] {
+  return states.flatMap((s) => {
+    const f = s.jobs.get(jobId);
+    return f ? [f] : [];
+  });
+}
+
+export async function reconcileJobs(
+  ctx: JobContext,
+  wanted: readonly WantedJob[],
+  capacity: CapacityOptions,
+  options: ReconcileOptions = {},
+): Promise<{ allocator: CapacityAllocator; jobs: Map<number, InstalledJob>; report: ReconcileReport }> {
+  const jobGroups = (sw: string) => new CapacityAllocator(capacity).limitsOf(sw).jobGroups;
+  const states: SwitchJobState[] = [];
+  for (const session of ctx.sessions.values()) {
+    if (session.schema.tables.find('ingress.switchml.jobs')) states.push(await readJobState(session, jobGroups(session.name)));
+  }
+  const allocations: SwitchAllocation[] = states.flatMap((s) => [...s.jobs.values()].map((f) => f.allocation));
+  const allocator = CapacityAllocator.restore({ version: 1, allocations }, capacity);
+  const jctx: JobContext = { ...ctx, allocator };
+
+  const verdicts = new Map<number, Verdict>();
+  const expected = new Map<number, JobSwitchEntries[]>();
+  const conflicts: string[] = [];
+  for (const { spec, plan } of wanted) {
+    const here = found(states, spec.id);
+    const points = plan.aggregationPoints;
+    if (points.length === 0) {
+      verdicts.set(spec.id, 'hostOnly');
+      continue;
+    }
+    if (here.length === 0) {
+      verdicts.set(spec.id, 'installed');
+      continue;
+    }
+    const sameSwitches = here.length === points.length && points.every((p) => here.some((f) => f.allocation.switch === p.switch));
+    if (!sameSwitches) {
+      verdicts.set(spec.id, 'reinstalled');
+      continue;
+    }
+    const mine = points.map((p) => {
+      const f = here.find((h) => h.allocation.switch === p.switch)!;
+      return { f, want: jobSwitchEntries(ctx.topology, spec, p, f.allocation, ctx.entryOptions) };
+    });
+    const differs = mine.filter(({ f, want }) => !f.hasGroup || signature(ctx.sessions.get(f.allocation.switch)!, f.entries) !== signature(ctx.sessions.get(f.allocation.switch)!, want));
+    if (differs.length === 0) {
+      verdicts.set(spec.id, 'unchanged');
+      expected.set(spec.id, mine.map((m) => m.want));
+    } else if (options.replace) {
+      verdicts.set(spec.id, 'replaced');
+    } else {
+      conflicts.push(`job ${spec.id} on ${differs.map((d) => d.f.allocation.switch).join(', ')}`);
+    }
+  }
+  if (conflicts.length > 0) {
+    throw new InstallError(
+      E.INSTALL_JOB_CONFLICT,
+      `the switches hold jobs whose entries differ from their specs: ${conflicts.join('; ')}; tear them down first, or reconcile with { replace: true }`,
+    );
+  }
+
+  let orphansRemoved = 0;
+  for (const s of states) {
+    // Entries before groups: an entry may name a group; a separate Write keeps that order.
+    const session = ctx.sessions.get(s.switch)!;
+    await session.write(s.orphanEntries.map(del));
+    await session.write(s.orphanGroups.map(del));
+    orphansRemoved += s.orphanEntries.length + s.orphanGroups.length;
+  }
+
+  const jobs = new Map<number, InstalledJob>();
+  for (const f of states.flatMap((s) => [...s.jobs.values()])) ctx.cells.markUsed(f.allocation.switch, f.allocation.slotBase, f.allocation.slots);
+  const wantedIds = new Set(wanted.map((w) => w.spec.id));
+  const foreign = [...new Set(allocations.map((a) => a.jobId))].filter((id) => !wantedIds.has(id)).sort((a, b) => a - b);
+  for (const id of foreign) {
+    jobs.set(id, { spec: undefined, plan: undefined, allocation: allocator.allocation(id)!, switches: found(states, id).map((f) => f.entries), cellsCleared: 0 });
+  }
+  for (const { spec, plan } of wanted) {
+    const verdict = verdicts.get(spec.id)!;
+    if (verdict === 'unchanged') {
+      jobs.set(spec.id, { spec, plan, allocation: allocator.allocation(spec.id)!, switches: expected.get(spec.id)!, cellsCleared: 0 });
+      continue;
+    }
+    const leftovers = found(states, spec.id);
+    if (leftovers.length > 0) await teardownJob(jctx, { allocation: allocator.allocation(spec.id)!, switches: leftovers.map((f) => f.entries) });
+    if (verdict !== 'hostOnly') jobs.set(spec.id, await setupJob(jctx, spec, plan));
+  }
+  const ids = (v: Verdict) => wanted.filter((w) => verdicts.get(w.spec.id) === v).map((w) => w.spec.id);
+  return {
+    allocator,
+    jobs,
+    report: { unchanged: ids('unchanged'), installed: ids('installed'), reinstalled: ids('reinstalled'), replaced: ids('replaced'), hostOnly: ids('hostOnly'), foreign, orphansRemoved },
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Setting up and tearing down one SwitchML job on its aggregating switches.
+ *
+ * Setup: check the switches and their pipelines, allocate from the
+ * CapacityAllocator (a CapacityError means nothing was taken and nothing is
+ * written), decide about reused cells (see cell-history.ts: clear them over
+ * P4Runtime on p4ina's switch; on targets that cannot write registers, give
+ * the job never-used slots or refuse with INSTALL_DIRTY_CELLS), then write
+ * per switch in the documented
+ * order: group, result_rewrite, workers, cell resets, jobs (the jobs entry
+ * switches the job on, so it goes last). Each step is its own Write. Every
+ * update that succeeded is journalled; if a Write fails, the journal is
+ * undone in reverse (INSERT → DELETE; cleared cells stay cleared, which
+ * harms no one) and the allocation released, and INSTALL_WRITE_FAILED says
+ * which update failed.
+ *
+ * Teardown is the reverse: jobs first (the job's packets are then dropped as
+ * unknown), workers and rewrites, then the group; entries already gone
+ * (NOT_FOUND) are not an error. The slots were recorded as used at setup.
+ */
+import type { Logger } from '../../log/logger.js';
+import { del, insert, isNotFoundOnly, modify, P4WriteError, type Update } from '../../p4runtime/index.js';
+import { CapacityError, type CapacityAllocator, type JobAllocation } from '../capacity.js';
+import { jobDemand } from '../job-demand.js';
+import type { JobSpec } from '../job.js';
+import type { RolloutPlan } from '../rollout-plan.js';
+import type { Topology } from '../topology.js';
+import type { CellHistory } from './cell-history.js';
+import { InstallError, InstallErrorCode as E } from './errors.js';
+import { cellResets, jobSwitchEntries, SWITCHML_NAMES, type JobEntryOptions, type JobSwitchEntries } from './switchml-entries.js';
+import type { SwitchSession } from './switch-session.js';
+
+export interface JobContext {
+  readonly topology: Topology;
+  readonly sessions: ReadonlyMap<string, SwitchSession>;
+  readonly allocator: CapacityAllocator;
+  readonly cells: CellHistory;
+  readonly entryOptions: JobEntryOptions;
+  readonly log: Logger;
+}
+
+export interface InstalledJob {
+  /** Undefined for a job found on a switch that no spec asked for (reconcile's "foreign"). */
+  readonly spec: JobSpec | undefined;
+  readonly plan: RolloutPlan | undefined;
+  readonly allocation: JobAllocation;
+  /** What was written per switch: exactly what teardown removes. */
+  readonly switches: readonly JobSwitchEntries[];
+  /** Register cells set to 0 before the job was switched on. */
+  readonly cellsCleared: number;
+}
+
+interface JournalItem {
+  readonly session: SwitchSession;
+  readonly undo: Update | undefined;
+}
+
+/** The session of every switch the plan aggregates on, each running a SwitchML pipeline. */
+export function sessionsFor(ctx: JobContext, plan: RolloutPlan): SwitchSession[] {
+  return plan.aggregationPoints.map((p) => {
+    const session = ctx.sessions.get(p.switch);
+    if (!session) throw new InstallError(E.INSTALL_UNKNOWN_SWITCH, `job ${plan.jobId} aggregates here, but the installer has no P4Runtime session with this switch`, p.switch);
+    for (const name of [SWITCHML_NAMES.jobs, SWITCHML_NAMES.workers, SWITCHML_NAMES.resultRewrite]) {
+      if (!session.schema.tables.find(name)) {
+        throw new InstallError(E.INSTALL_PIPELINE_MISMATCH, `job ${plan.jobId} aggregates here, but the switch's program has no table ${name}; run p4/switchml.p4 on INA switches`, p.switch);
+      }
+    }
+    return session;
+  });
+}
+
+function writeFailed(err: unknown, jobId: number, sw: string, rolledBack: boolean): InstallError {
+  const detail = err instanceof Error ? err.message : String(err);
+  const after = rolledBack ? 'what it had written was removed and its resources released' : 'rollback failed too; run reconcile to clean up';
+  return new InstallError(E.INSTALL_WRITE_FAILED, `installing job ${jobId} failed (${detail}); ${after}`, sw, { cause: err });
+}
+
+async function undo(journal: readonly JournalItem[], log: Logger): Promise<boolean> {
+  let clean = true;
+  for (const item of [...journal].reverse()) {
+    if (!item.undo) continue;
+    try {
+      await item.session.write([item.undo]);
+    } catch (err) {
+      if (isNotFoundOnly(err)) continue;
+      clean = false;
+      log.error({ switch: item.session.name, err: (err as Error).message }, 'rollback of a job update failed');
+    }
+  }
+  return clean;
+}
+
+async function step(session: SwitchSession, updates: readonly Update[], journal: JournalItem[]): Promise<void> {
+  try {
+    await session.write(updates);
+  } catch (err) {
+    // Updates of a CONTINUE_ON_ERROR batch that did not fail were applied: journal those too.
+    const failed = new Set(err instanceof P4WriteError ? err.failures.map((f) => f.index) : updates.map((_, i) => i));
+    updates.forEach((u, i) => void (failed.has(i) ? undefined : journal.push({ session, undo: u.type === 'INSERT' ? del(u.entity) : undefined })));
+    throw err;
+  }
+  for (const u of updates) journal.push({ session, undo: u.type === 'INSERT' ? del(u.entity) : undefined });
+}
+
+/**
+ * Allocates the job's resources; on switches that cannot clear registers, slots that earlier jobs
+ * used are avoided, and when only such slots would fit, the job is refused with INSTALL_DIRTY_CELLS.
+ */
+function allocateAvoidingDirtyCells(ctx: JobContext, sessions: readonly SwitchSession[], plan: RolloutPlan): JobAllocation {
+  const demand = jobDemand(plan);
+  const avoidSlots: Record<string, { start: number; size: number }[]> = {};
+  for (const s of sessions) {
+    const used = s.canWriteRegisters ? undefined : ctx.cells.usedSpans(s.name);
+    if (used?.length) avoidSlots[s.name] = used;
+  }
+  try {
+    return ctx.allocator.allocate(demand, { avoidSlots });
+  } catch (err) {
+    if (!(err instanceof CapacityError) || Object.keys(avoidSlots).length === 0) throw err;
+    // Would it fit on used cells? Then say so: restarting the switch (or clearing them) makes room.
+    ctx.allocator.release(ctx.allocator.allocate(demand).jobId);
+    throw new InstallError(
+      E.INSTALL_DIRTY_CELLS,
+      `job ${plan.jobId} fits only on slots earlier jobs used, and ${Object.keys(avoidSlots).join(', ')} cannot clear registers over P4Runtime; restart the switch (or clear seen and remaining with its CLI) and tell the installer with markCellsClean`,
+      undefined,
+      { cause: err },
+    );
+  }
+}
+
+/** Installs the job on every switch of its plan, or nothing (see the file comment). */
+export async function setupJob(ctx: JobContext, spec: JobSpec, plan: RolloutPlan): Promise<InstalledJob> {
+  const sessions = sessionsFor(ctx, plan);
+  if (sessions.length === 0) throw new InstallError(E.INSTALL_NOTHING_TO_INSTALL, `job ${spec.id} aggregates on no switch (${plan.runs} runs on hosts); there is nothing to install`);
+  const allocation = allocateAvoidingDirtyCells(ctx, sessions, plan);
+  const entries: JobSwitchEntries[] = [];
+  const dirty = new Set<string>();
+  try {
+    for (const point of plan.aggregationPoints) {
+      const a = allocation.switches.find((s) => s.switch === point.switch)!;
+      const session = ctx.sessions.get(point.switch)!;
+      if (ctx.cells.mayBeDirty(point.switch, a.slotBase, a.slots)) {
+        if (!session.canWriteRegisters) {
+          throw new InstallError(
+            E.INSTALL_DIRTY_CELLS,
+            `slots ${a.slotBase}..${a.slotBase + a.slots - 1} may hold an earlier job's rounds and a ${session.sw.target} switch cannot clear registers over P4Runtime; restart the switch (or clear seen and remaining with its CLI) and tell the installer with markCellsClean`,
+            point.switch,
+          );
+        }
+        dirty.add(point.switch);
+      }
+      entries.push(jobSwitchEntries(ctx.topology, spec, point, a, ctx.entryOptions));
+    }
+  } catch (err) {
+    ctx.allocator.release(spec.id);
+    throw err;
+  }
+  const journal: JournalItem[] = [];
+  let cellsCleared = 0;
+  for (const e of entries) {
+    const session = ctx.sessions.get(e.switch)!;
+    try {
+      await step(session, [insert(e.group)], journal);
+      await step(session, e.rewrites.map(insert), journal);
+      await step(session, e.workers.map(insert), journal);
+      if (dirty.has(e.switch)) {
+        const a = allocation.switches.find((s) => s.switch === e.switch)!;
+        const resets = cellResets(a).map(modify);
+        await step(session, resets, journal);
+        cellsCleared += resets.length;
+      }
+      await step(session, [insert(e.job)], journal);
+    } catch (err) {
+      const clean = await undo(journal, ctx.log);
+      ctx.allocator.release(spec.id);
+      throw writeFailed(err, spec.id, e.switch, clean);
+    }
+  }
+  for (const a of allocation.switches) ctx.cells.markUsed(a.switch, a.slotBase, a.slots);
+  ctx.log.info({ job: spec.id, switches: allocation.switches.map((a) => a.switch), cellsCleared }, 'job installed');
+  return { spec, plan, allocation, switches: entries, cellsCleared };
+}
+
+/** Removes what the job installed and releases its capacity. */
+export async function teardownJob(ctx: JobContext, job: Pick<InstalledJob, 'allocation' | 'switches'>): Promise<void> {
+  for (const e of job.switches) {
+    const session = ctx.sessions.get(e.switch);
+    if (!session) throw new InstallError(E.INSTALL_UNKNOWN_SWITCH, `job ${e.jobId} is installed here, but the installer has no session with this switch`, e.switch);
+    for (const batch of [[del(e.job)], [...e.workers, ...e.rewrites].map(del), [del(e.group)]]) {
+      try {
+        await session.write(batch);
+      } catch (err) {
+        if (!isNotFoundOnly(err)) throw new InstallError(E.INSTALL_WRITE_FAILED, `tearing down job ${e.jobId} failed: ${(err as Error).message}`, e.switch, { cause: err });
+      }
+    }
+  }
+  if (ctx.allocator.has(job.allocation.jobId)) ctx.allocator.release(job.allocation.jobId);
+  ctx.log.info({ job: job.allocation.jobId }, 'job removed');
+}

@@ -1,0 +1,74 @@
+// Less common paths of job setup: a failure at the last step, source checks,
+// a switch whose program cannot aggregate, and the allocator's avoided slots.
+import { afterEach, describe, expect, it } from 'vitest';
+import { CapacityAllocator, RangePool, type Topology } from '../../../src/controller/index.js';
+import { Installer, InstallError } from '../../../src/controller/install/index.js';
+import { action, insert, table } from '../../../src/p4runtime/index.js';
+import { dumpState, FORWARD_P4, programs, singleSwitch, stopAll, switchmlJob, TestSwitch } from './helpers.js';
+
+describe('job setup edge cases', () => {
+  const switches: TestSwitch[] = [];
+  const installers: Installer[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
+    await stopAll(switches.splice(0));
+  });
+  async function installerFor(make: (s: TestSwitch) => Topology, options: { checkSource?: boolean } = {}): Promise<Installer> {
+    const s1 = await TestSwitch.start(1);
+    switches.push(s1);
+    const installer = await Installer.connect(make(s1), { programs, ...options });
+    installers.push(installer);
+    return installer;
+  }
+
+  it('rolls back every earlier step when the jobs entry itself fails', async () => {
+    const installer = await installerFor(singleSwitch);
+    const session = installer.sessions.get('s1')!;
+    await installer.setupJob(switchmlJob(1, ['h1'], 4));
+    await installer.teardownJob(1);
+    // A jobs entry for job 6 that this controller did not write (no group, no workers).
+    await session.client.write(insert(table('jobs', { job_id: 6 }, action('set_job', { slot_base: 60, pool_size: 1, worker_count: 1, mcast_group: 99 }))));
+    const before = await dumpState(session);
+    const err = await installer.setupJob(switchmlJob(6, ['h1', 'h2'], 4)).catch((e: unknown) => e);
+    expect((err as InstallError).code).toBe('INSTALL_WRITE_FAILED');
+    expect((err as InstallError).message).toMatch(/removed and its resources released/);
+    expect(await dumpState(session)).toEqual(before);
+    expect(installer.allocator.usage('s1').slotsFree).toBe(64);
+  });
+
+  it('writes accept_worker_from when asked to check sources', async () => {
+    const installer = await installerFor(singleSwitch, { checkSource: true });
+    await installer.setupJob(switchmlJob(3, ['h1', 'h2'], 4));
+    const workers = await installer.sessions.get('s1')!.readAll(table('workers'));
+    expect(workers.map((w) => w.action)).toEqual([
+      action('ingress.switchml.accept_worker_from', { bitmap_bit: 1, src_addr: 0x0a000101 }),
+      action('ingress.switchml.accept_worker_from', { bitmap_bit: 2, src_addr: 0x0a000102 }),
+    ]);
+  });
+
+  it('refuses a job on an INA switch whose program has no aggregation, allocating nothing', async () => {
+    const installer = await installerFor((s) => {
+      const topo = singleSwitch(s);
+      const s1 = { ...topo.switches.get('s1')!, program: { p4: FORWARD_P4 } };
+      return { ...topo, switches: new Map([['s1', s1]]) };
+    });
+    const err = await installer.setupJob(switchmlJob(3, ['h1', 'h2'], 4)).catch((e: unknown) => e);
+    expect((err as InstallError).code).toBe('INSTALL_PIPELINE_MISMATCH');
+    expect(installer.allocator.has(3)).toBe(false);
+    expect(installer.counters().writes).toBe(0);
+  });
+
+  it('the allocator skips avoided slots and reports a shortfall when only they would fit', () => {
+    const pool = new RangePool(0, 15);
+    pool.take(0, 2);
+    expect(pool.findFirstFit(4, [{ start: 2, size: 3 }])).toBe(5);
+    expect(pool.findFirstFit(4, [{ start: 4, size: 10 }])).toBeUndefined();
+    expect(pool.findFirstFit(2, [{ start: 2, size: 2 }, { start: 4, size: 1 }])).toBe(5);
+
+    const allocator = new CapacityAllocator({ perSwitch: { s1: { slots: 16 } } });
+    const a = allocator.allocate({ jobId: 1, switches: [{ switch: 's1', slots: 4, workers: 1 }] }, { avoidSlots: { s1: [{ start: 0, size: 6 }] } });
+    expect(a.switches[0]!.slotBase).toBe(6);
+    expect(() => allocator.allocate({ jobId: 2, switches: [{ switch: 's1', slots: 8, workers: 1 }] }, { avoidSlots: { s1: [{ start: 0, size: 6 }] } })).toThrow(/slots/);
+    expect(allocator.has(2)).toBe(false);
+  });
+});
