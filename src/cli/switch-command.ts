@@ -1,8 +1,10 @@
 /**
- * `p4ina switch`: one emulated switch with a P4Runtime server, started with
- * BMv2 simple_switch_grpc's command line so that Mininet scripts can run
- * either. Until the data-plane emulator lands, only the P4Runtime side runs:
- * ports, pcap and a program given at start are checked, then refused.
+ * `p4ina switch`: one emulated v1model switch (ports, the pipeline executor,
+ * a P4Runtime server), started with BMv2 simple_switch_grpc's command line
+ * so that Mininet scripts can run either. CONFIG is our IR (`p4ina compile`
+ * output); its P4Info comes from --p4info or from the compile output beside
+ * it. Starting with CONFIG is the same as pushing it with
+ * SetForwardingPipelineConfig(VERIFY_AND_COMMIT).
  */
 import { readFileSync } from 'node:fs';
 import { P4inaError } from '../errors/p4ina-error.js';
@@ -15,18 +17,24 @@ BMv2's simple_switch_grpc.
 
 options:
   --device-id N                 P4Runtime device id (default 0)
-  -i, --interface PORT@IFACE    attach a port (comes with the data-plane emulator; not yet)
-  --pcap DIR                    record every port in DIR (comes with the emulator; not yet)
+  -i, --interface PORT@SPEC     attach a port: PORT@IFACE (AF_PACKET, needs root) or
+                                PORT@udp:LOCALADDR:LOCALPORT:PEERADDR:PEERPORT (a UDP wire)
+  --pcap DIR                    record every port's frames in and out to DIR/*.pcap
+  --p4info FILE                 the P4Info of CONFIG (default: NAME.p4info.txtpb/.json/.bin
+                                beside NAME.ir.json, as p4ina compile writes them)
   --log-console                 log to stdout as JSON lines (level from -L, default info)
   -L, --log-level LEVEL         trace, debug, info, warn, error or off (default warn)
   --no-p4                       start without a program; push one with SetForwardingPipelineConfig
-  CONFIG                        a program to run from the start (comes with the emulator; not yet)
+  CONFIG                        a program to run from the start: NAME.ir.json from p4ina compile
+                                (BMv2's JSON is not accepted: compile the P4 with p4ina compile)
   --thrift-port N               accepted for compatibility and ignored: p4ina has no Thrift server
   -h, --help                    show this help
 
 target options (after --):
   --grpc-server-addr ADDR       where P4Runtime listens (default 127.0.0.1:9559; port 0 = any free port)
   --cpu-port N                  the CPU port for PacketIn/PacketOut (1..510)
+
+Send SIGUSR1 to log the per-port counters (packets in, out, dropped, malformed).
   --grpc-server-ssl             serve TLS; needs --grpc-server-cert and --grpc-server-key
   --grpc-server-cert FILE       the server's certificate (PEM)
   --grpc-server-key FILE        the server's private key (PEM)
@@ -45,6 +53,7 @@ export interface SwitchOptions {
   logLevel: string | undefined;
   noP4: boolean;
   config: string | undefined;
+  p4info: string | undefined;
   thriftPort: number | undefined;
   grpcAddress: string;
   cpuPort: number | undefined;
@@ -93,6 +102,7 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
     logLevel: undefined,
     noP4: false,
     config: undefined,
+    p4info: undefined,
     thriftPort: undefined,
     grpcAddress: '127.0.0.1:9559',
     cpuPort: undefined,
@@ -120,6 +130,9 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
       }
       case '--pcap':
         options.pcapDir = value();
+        return true;
+      case '--p4info':
+        options.p4info = value();
         return true;
       case '--log-console':
         options.logConsole = true;
@@ -218,20 +231,6 @@ function readPem(flag: string, file: string): Buffer {
   }
 }
 
-/** Refuses what needs the data-plane emulator, which this build does not have yet. */
-function refuseDataPlane(options: SwitchOptions): void {
-  const wanted = [
-    options.interfaces.length > 0 ? '-i ports' : '',
-    options.pcapDir !== undefined ? '--pcap' : '',
-    options.config !== undefined ? `a program to run (${options.config})` : '',
-  ].filter(Boolean);
-  if (wanted.length === 0) return;
-  throw new UsageError(
-    `${wanted.join(', ')}: ports and running programs come with the data-plane emulator, which this version does not have yet; ` +
-      'run "p4ina switch --no-p4" without -i/--pcap to get the P4Runtime server alone',
-  );
-}
-
 export async function run(argv: string[]): Promise<number> {
   let options: SwitchOptions;
   let tls: { cert: Buffer; key: Buffer; ca?: Buffer; requireClientCert: boolean } | undefined;
@@ -241,7 +240,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    refuseDataPlane(options);
+    if (options.p4info !== undefined && options.config === undefined) throw new UsageError('--p4info goes with a CONFIG file; with --no-p4 push the P4Info with SetForwardingPipelineConfig');
     if (options.tls) {
       const { certFile, keyFile, caFile, clientAuth } = options.tls;
       tls = {
@@ -260,24 +259,38 @@ export async function run(argv: string[]): Promise<number> {
   rootLogger().level = options.logLevel ?? (options.logConsole ? 'info' : (process.env.LOG_LEVEL ?? 'warn'));
 
   // Loaded after the level is set, so that loggers made at import time get it.
-  const { DeviceState } = await import('../switch/state/device-state.js');
-  const { P4RuntimeServer } = await import('../switch/runtime/server.js');
-  const server = new P4RuntimeServer({ deviceId: options.deviceId, state: new DeviceState() });
-  let port: number;
+  const { launchSwitch } = await import('../switch/device/switch-launcher.js');
+  let launched: Awaited<ReturnType<typeof launchSwitch>>;
   try {
-    ({ port } = await server.start({ address: options.grpcAddress, ...(tls ? { tls } : {}) }));
+    launched = await launchSwitch({
+      deviceId: options.deviceId,
+      ports: options.interfaces.map((i) => `${i.port}@${i.iface}`),
+      pcapDir: options.pcapDir,
+      cpuPort: options.cpuPort,
+      configFile: options.config,
+      p4infoFile: options.p4info,
+      server: { address: options.grpcAddress, ...(tls ? { tls } : {}) },
+    });
   } catch (err) {
     if (!P4inaError.is(err)) throw err;
     process.stderr.write(`p4ina switch: ${err.message}\n`);
     return 1;
   }
   const host = options.grpcAddress.slice(0, options.grpcAddress.lastIndexOf(':'));
-  const where = `${host}:${port}`;
+  const where = `${host}:${launched.grpcPort}`;
+  const ports = options.interfaces.map((i) => `${i.port}@${i.iface}`).join(', ') || 'none';
+  const program = options.config
+    ? `running ${options.config} (P4Info ${launched.p4infoFile ?? '?'})`
+    : `no program yet: push one with SetForwardingPipelineConfig (P4Info + the NAME.ir.json of p4ina compile)`;
   process.stdout.write(
     `p4ina switch: P4Runtime server for device ${options.deviceId} listening on ${where} (${tls ? 'TLS' : 'plaintext'}); ` +
-      `no program yet: push one with SetForwardingPipelineConfig, e.g. p4runtime-shell --grpc-addr ${where} --device-id ${options.deviceId} ` +
-      '--election-id 0,1 --config p4info.txtpb,program.json; Ctrl-C stops\n',
+      `ports: ${ports}${options.cpuPort !== undefined ? `; CPU port ${options.cpuPort}` : ''}; ${program}; Ctrl-C stops\n`,
   );
+  const onUsr1 = (): void => {
+    rootLogger().info({ ports: launched.device.portStats() }, 'per-port counters');
+    process.stderr.write(`p4ina switch: per-port counters ${JSON.stringify(launched.device.portStats())}\n`);
+  };
+  process.on('SIGUSR1', onUsr1);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     const onSignal = (sig: NodeJS.Signals): void => {
       process.off('SIGINT', onSignal);
@@ -287,7 +300,8 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+  process.off('SIGUSR1', onUsr1);
   rootLogger().info({ signal }, 'stopping');
-  await server.stop();
+  await launched.stop();
   return 0;
 }

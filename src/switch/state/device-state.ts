@@ -32,6 +32,9 @@ export type Atomicity = 'CONTINUE_ON_ERROR' | 'ROLLBACK_ON_ERROR' | 'DATAPLANE_A
 
 export type PipelineListener = (pipeline: InstalledPipeline | undefined) => void;
 
+/** Checks a config's device config (e.g. that the executor can run it); throws EntityError to refuse it. */
+export type DeviceConfigVerifier = (pipeline: InstalledPipeline) => void;
+
 function errorStatus(e: unknown, log: Logger, during: string): Status {
   if (e instanceof EntityError) return e.status;
   // Not a refusal but a bug: report it as INTERNAL rather than crash the server.
@@ -44,9 +47,18 @@ export class DeviceState {
   private saved: InstalledPipeline | undefined;
   private readonly listeners = new Set<PipelineListener>();
   private readonly log: Logger;
+  private readonly verifyDeviceConfig: DeviceConfigVerifier | undefined;
 
-  constructor(options: { logger?: Logger } = {}) {
+  constructor(options: { logger?: Logger; verifyDeviceConfig?: DeviceConfigVerifier } = {}) {
     this.log = options.logger ?? moduleLogger('switch.state');
+    this.verifyDeviceConfig = options.verifyDeviceConfig;
+  }
+
+  /** buildPipeline plus the device-config check, so a config the data plane cannot run fails at VERIFY. */
+  private build(config: p4r.ForwardingPipelineConfig__Output | null): InstalledPipeline {
+    const built = buildPipeline(config);
+    this.verifyDeviceConfig?.(built);
+    return built;
   }
 
   /** The realized (committed) pipeline: what the data plane runs. */
@@ -68,14 +80,14 @@ export class DeviceState {
     try {
       switch (action) {
         case 'VERIFY':
-          buildPipeline(config);
+          this.build(config);
           return OK;
         case 'VERIFY_AND_SAVE':
-          this.saved = buildPipeline(config);
+          this.saved = this.build(config);
           this.log.info({ cookie: this.saved.cookie }, 'pipeline saved; reads and writes now use its P4Info');
           return OK;
         case 'VERIFY_AND_COMMIT':
-          this.realize(buildPipeline(config), action);
+          this.realize(this.build(config), action);
           return OK;
         case 'COMMIT': {
           if (config) throw invalidArgument('COMMIT realizes the saved config: send no config with it');
@@ -84,7 +96,7 @@ export class DeviceState {
           return OK;
         }
         case 'RECONCILE_AND_COMMIT': {
-          const next = buildPipeline(config);
+          const next = this.build(config);
           if (this.realized) reconcileInto(this.realized.forwarding, next.forwarding);
           this.realize(next, action);
           return OK;

@@ -109,10 +109,10 @@ describe.skipIf(!existsSync(MAIN))('the built p4ina switch command (build dist/ 
     expect(result.stderr).toMatch(/usage: p4ina switch/);
   });
 
-  it('exits 2 explaining that ports need the data-plane emulator', async () => {
-    const result = await start(['-i', '1@veth0', '--no-p4']).exited;
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/data-plane emulator/);
+  it('exits 1 naming a port whose interface does not exist', async () => {
+    const result = await start(['-i', '1@p4ina-none0', '--no-p4']).exited;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/port 1 \(p4ina-none0\): (no interface p4ina-none0|AF_PACKET needs root)/);
   });
 
   it('prints help and exits 0', async () => {

@@ -1,0 +1,171 @@
+/**
+ * The running switch: DeviceState + P4RuntimeServer + ports + the compiled
+ * v1model executor.
+ *
+ * Consistency: everything here runs on Node's single event loop. A frame
+ * callback processes its packet to the end synchronously; a P4Runtime Write
+ * batch is applied synchronously inside one RPC callback; a pipeline change
+ * swaps `this.processor` synchronously inside SetForwardingPipelineConfig's
+ * callback, after the new pipeline was compiled. None of these can
+ * interleave, so a packet sees either the whole batch or none of it, and
+ * either the old pipeline or the new one, never a half-installed one.
+ */
+import type { Logger } from 'pino';
+import { moduleLogger } from '../../log/logger.js';
+import type * as p4i from '../../proto/p4i.js';
+import type * as p4r from '../../proto/p4r.js';
+import type { CompiledPipeline } from '../pipeline/compiled-pipeline.js';
+import { V1ModelProcessor, type DropReason } from '../pipeline/v1model-processor.js';
+import type { PacketIoPort } from '../ports/packet-io-port.js';
+import type { Port } from '../ports/port.js';
+import type { PortSet } from '../ports/port-set.js';
+import { P4RuntimeServer, type StartOptions } from '../runtime/server.js';
+import { DeviceState, type InstalledPipeline } from '../state/device-state.js';
+import { Code } from '../state/status.js';
+import { compileInstalled } from './pipeline-loader.js';
+import { PortStatsTable, type PortStats } from './port-stats.js';
+
+/** A device config that carries no program: empty, blank, or `{}`. */
+function isPlaceholder(deviceConfig: Buffer): boolean {
+  const text = deviceConfig.toString('utf8').trim();
+  return text === '' || /^\{\s*\}$/.test(text);
+}
+
+export interface SwitchDeviceOptions {
+  readonly deviceId?: number | bigint;
+  readonly ports: PortSet;
+  /** The CPU port: egress to it becomes a PacketIn; PacketOuts enter ingress from it. */
+  readonly cpuPort?: number | undefined;
+  readonly logger?: Logger;
+}
+
+export class SwitchDevice implements PacketIoPort {
+  readonly state: DeviceState;
+  readonly server: P4RuntimeServer;
+  readonly stats = new PortStatsTable();
+  private readonly log: Logger;
+  private readonly compiled = new WeakMap<InstalledPipeline, CompiledPipeline>();
+  private processor: V1ModelProcessor | undefined;
+  private processingErrors = 0;
+
+  constructor(private readonly options: SwitchDeviceOptions) {
+    this.log = options.logger ?? moduleLogger('switch.device');
+    this.state = new DeviceState({
+      logger: this.log,
+      verifyDeviceConfig: (pipeline) => {
+        // No program (empty bytes or an empty JSON object, as P4Runtime-only tests push): accepted, the data plane drops everything.
+        if (isPlaceholder(pipeline.deviceConfig)) return;
+        this.compiled.set(pipeline, compileInstalled(pipeline, { log: this.log, emitDigest: (id, data) => this.emitDigest(id, data) }));
+      },
+    });
+    this.server = new P4RuntimeServer({ deviceId: options.deviceId ?? 0, state: this.state, packetIo: this, logger: this.log });
+    this.state.onPipelineChange((p) => this.usePipeline(p));
+    options.ports.onFrame((frame, port) => this.receive(frame, port));
+  }
+
+  /** The switch's ports (wrapped by pcap recording when that is on). */
+  get ports(): PortSet {
+    return this.options.ports;
+  }
+
+  /** Starts the P4Runtime server. */
+  start(options: StartOptions = {}): Promise<{ port: number }> {
+    return this.server.start(options);
+  }
+
+  /** Stops the server and closes the ports. */
+  async stop(): Promise<void> {
+    this.options.ports.onFrame(undefined);
+    await this.server.stop();
+    await this.options.ports.close();
+  }
+
+  /** Installs a program as SetForwardingPipelineConfig(VERIFY_AND_COMMIT) would; throws with the status message if refused. */
+  loadPipeline(p4info: p4i.P4Info__Output, irText: string, cookie?: string): void {
+    const config: p4r.ForwardingPipelineConfig__Output = {
+      p4info,
+      p4_device_config: Buffer.from(irText, 'utf8'),
+      cookie: cookie === undefined ? null : { cookie },
+    };
+    const s = this.state.setPipeline('VERIFY_AND_COMMIT', config);
+    if (s.code !== Code.OK) throw new Error(s.message);
+  }
+
+  /**
+   * Per-port counters: packets in (handed to the pipeline), out, dropped (by
+   * the program, the traffic manager or a full port), malformed (frames the
+   * port refused as too short for Ethernet, plus frames the executor failed on).
+   */
+  portStats(): Record<number, PortStats> {
+    for (const port of this.options.ports) {
+      const s = this.stats.of(port.number);
+      s.malformedByPort = port.counters.malformed;
+    }
+    return this.stats.snapshot();
+  }
+
+  injectPacketOut(payload: Buffer, metadata: ReadonlyMap<string, Buffer>): void {
+    const processor = this.processor;
+    if (!processor) return;
+    this.guard(() => processor.injectPacketOut(payload, metadata), this.options.cpuPort ?? 0);
+  }
+
+  /** One frame from a port. */
+  receive(frame: Buffer, port: Port): void {
+    const stats = this.stats.of(port.number);
+    stats.packetsIn++;
+    const processor = this.processor;
+    if (!processor) {
+      stats.dropped++;
+      return;
+    }
+    this.guard(() => processor.process(frame, port.number), port.number);
+  }
+
+  private guard(run: () => void, port: number): void {
+    try {
+      run();
+    } catch (err) {
+      // A bug in the executor must not take the switch down: count it and log the first and every 1000th.
+      this.stats.of(port).failed++;
+      if (this.processingErrors++ % 1000 === 0) this.log.error({ err, port }, 'packet processing failed; packet dropped');
+    }
+  }
+
+  private usePipeline(pipeline: InstalledPipeline | undefined): void {
+    const compiled = pipeline ? this.compiled.get(pipeline) : undefined;
+    if (!pipeline || !compiled) {
+      this.processor = undefined;
+      if (pipeline) this.log.warn('the pipeline has no device config: packets are dropped until one with p4ina IR is pushed');
+      return;
+    }
+    this.processor = new V1ModelProcessor(compiled, pipeline.forwarding, {
+      output: (port, frame) => this.output(port, frame),
+      packetIn: (payload, metadata) => {
+        this.stats.of(this.options.cpuPort ?? 0).packetsOut++;
+        this.server.emitPacketIn(payload, metadata);
+      },
+      drop: (port, reason) => this.dropped(port, reason),
+    }, { cpuPort: this.options.cpuPort });
+    this.log.info({ source: compiled.program.source }, 'data plane running the new pipeline');
+  }
+
+  private output(portNumber: number, frame: Buffer): void {
+    const port = this.options.ports.get(portNumber);
+    const stats = this.stats.of(portNumber);
+    if (!port || !port.send(frame)) {
+      stats.dropped++;
+      return;
+    }
+    stats.packetsOut++;
+  }
+
+  private dropped(port: number, reason: DropReason): void {
+    this.stats.of(port).dropped++;
+    if (this.log.isLevelEnabled('trace')) this.log.trace({ port, reason }, 'packet dropped');
+  }
+
+  private emitDigest(digestId: number, data: p4r.P4Data): void {
+    this.server.emitDigest(digestId, data);
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * One IR program compiled into closures against one pipeline's device state.
+ * Compiled once per SetForwardingPipelineConfig; per packet, only closures
+ * run. The stages are exposed one by one so the traffic manager can run them
+ * in v1model's order (see traffic-manager.ts).
+ */
+import type { Logger } from 'pino';
+import type { IrBlock, IrCall, IrProgram, IrStatement } from '../../p4c/ir/types.js';
+import type { P4Schema } from '../../p4info/schema.js';
+import type * as p4r from '../../proto/p4r.js';
+import type { ForwardingState } from '../state/forwarding-state.js';
+import { PipelineLoadError } from './pipeline-load-error.js';
+import type { CompileEnv, Eval, Exec, TableResult } from './compile-env.js';
+import { ActionSelection } from './action-selection.js';
+import { compileParser } from './compile-parser.js';
+import { bindArguments, StatementCompiler } from './compile-statement.js';
+import { compileTable } from './compile-table.js';
+import { compileExternFunction } from './extern-functions.js';
+import { compileExternMethod } from './extern-methods.js';
+import { PacketCompiler } from './packet-methods.js';
+import { FLOW_EXIT, FLOW_NEXT, PacketContext } from './packet-context.js';
+import { StandardMetadata } from './standard-metadata.js';
+import { ValueFactory, type Value } from './values.js';
+
+export interface PipelineServices {
+  readonly forwarding: ForwardingState;
+  readonly schema: P4Schema;
+  readonly log: Logger;
+  /** True when the program's const/initial entries were installed into the table stores (program-entries.ts). */
+  readonly programEntriesInstalled?: boolean;
+  emitDigest(digestId: number, data: p4r.P4Data): void;
+  /** A uniform random number in [0, 1) (random(), hash random). */
+  random?(): number;
+}
+
+export class CompiledPipeline implements CompileEnv {
+  readonly values: ValueFactory;
+  readonly sm: StandardMetadata;
+  private readonly statements: StatementCompiler;
+  private readonly packets: PacketCompiler;
+  private readonly actions = new Map<string, { action: IrProgram['actions'][number]; body: Exec }>();
+  private readonly blocks = new Map<string, { block: IrBlock; run: Exec }>();
+  private readonly tables = new Map<string, (ctx: PacketContext) => TableResult>();
+  private readonly slotMakers: (() => Value)[];
+  private readonly slotResetters: ((v: Value) => Value)[];
+  private readonly stages: { parser: Exec; verifyChecksum: Exec; ingress: Exec; egress: Exec; computeChecksum: Exec; deparser: Exec };
+
+  constructor(
+    readonly program: IrProgram,
+    private readonly services: PipelineServices,
+  ) {
+    this.values = new ValueFactory(program);
+    this.sm = new StandardMetadata(program);
+    this.statements = new StatementCompiler(this);
+    this.packets = new PacketCompiler(this, this.statements.exprs);
+    for (const h of program.headers) {
+      if (h.fields.some((f) => f.varbit)) throw new PipelineLoadError(`header ${h.name} has a varbit field; this switch does not support varbit yet`);
+    }
+    this.slotMakers = program.slots.map((s) => {
+      const type = s.type;
+      return () => this.values.make(type);
+    });
+    this.slotResetters = program.slots.map((s) => this.values.resetter(s.type));
+    const p = program.pipeline;
+    this.stages = {
+      parser: this.block(p.parser).run,
+      verifyChecksum: this.block(p.verifyChecksum).run,
+      ingress: this.block(p.ingress).run,
+      egress: this.block(p.egress).run,
+      computeChecksum: this.block(p.computeChecksum).run,
+      deparser: this.compileDeparser(),
+    };
+  }
+
+  // ---- per packet -------------------------------------------------------------
+
+  /** A fresh context for a packet entering the parser. */
+  /**
+   * The context of a new packet entering ingress, reusing the one of the
+   * previous packet when `reuse` is given (the caller guarantees nothing
+   * refers to it any more): no allocation per packet beyond the frame out.
+   */
+  reuseContext(reuse: PacketContext, packet: Buffer): PacketContext {
+    const slots = reuse.slots;
+    for (let i = 0; i < slots.length; i++) slots[i] = this.slotResetters[i]!(slots[i]);
+    reuse.restart(packet);
+    return reuse;
+  }
+
+  newContext(packet: Buffer): PacketContext {
+    const slots = new Array<Value>(this.slotMakers.length);
+    for (let i = 0; i < slots.length; i++) slots[i] = this.slotMakers[i]!();
+    const ctx = new PacketContext(slots);
+    ctx.packet = packet;
+    return ctx;
+  }
+
+  parse(ctx: PacketContext): void {
+    this.stages.parser(ctx);
+  }
+
+  verifyChecksum(ctx: PacketContext): void {
+    this.stages.verifyChecksum(ctx);
+  }
+
+  ingress(ctx: PacketContext): void {
+    this.stages.ingress(ctx);
+  }
+
+  egress(ctx: PacketContext): void {
+    this.stages.egress(ctx);
+  }
+
+  computeChecksum(ctx: PacketContext): void {
+    this.stages.computeChecksum(ctx);
+  }
+
+  /** Runs the deparser: the emitted headers then the payload (unparsed bytes), as one frame. */
+  deparse(ctx: PacketContext): Buffer {
+    ctx.emitted.length = 0;
+    this.stages.deparser(ctx);
+    ctx.emitted.push(ctx.packet.subarray(ctx.cursor));
+    return Buffer.concat(ctx.emitted);
+  }
+
+  // ---- CompileEnv -------------------------------------------------------------
+
+  errorIndex(name: string): number {
+    const i = this.program.errors.indexOf(name);
+    return i < 0 ? 0 : i;
+  }
+
+  compileStatements(body: readonly IrStatement[]): Exec {
+    return this.statements.compileAll(body);
+  }
+
+  action(name: string): { readonly action: IrProgram['actions'][number]; readonly body: Exec } {
+    let entry = this.actions.get(name);
+    if (!entry) {
+      const action = this.program.actions.find((a) => a.name === name);
+      if (!action) throw new PipelineLoadError(`the IR names action ${name} but does not define it`);
+      entry = { action, body: () => FLOW_NEXT };
+      this.actions.set(name, entry);
+      const body = this.statements.compileAll(action.body);
+      entry.body = body;
+    }
+    return entry;
+  }
+
+  block(name: string): { readonly block: IrBlock; readonly run: Exec } {
+    let entry = this.blocks.get(name);
+    if (!entry) {
+      const block = this.program.blocks.find((b) => b.name === name);
+      if (!block) throw new PipelineLoadError(`the IR names block ${name} but does not define it`);
+      // Registered before compiling so a self-reference cannot recurse; the real body replaces the stub.
+      const holder: { block: IrBlock; run: Exec } = { block, run: () => FLOW_NEXT };
+      this.blocks.set(name, holder);
+      if (block.kind === 'parser') {
+        holder.run = compileParser(block, this, this.statements, {
+          valueSet: (id) => this.services.forwarding.valueSets.find(id),
+          setParserError: (ctx, error) => this.sm.set(ctx, 'parser_error', error),
+        });
+      } else {
+        const locals = this.statements.compileAll(block.locals);
+        const apply = this.statements.compileAll(block.apply);
+        holder.run = (ctx) => {
+          locals(ctx);
+          return apply(ctx) === FLOW_EXIT ? FLOW_EXIT : FLOW_NEXT;
+        };
+      }
+      entry = holder;
+    }
+    return entry;
+  }
+
+  compileApply(name: string): (ctx: PacketContext) => TableResult {
+    let apply = this.tables.get(name);
+    if (!apply) {
+      const table = this.program.tables.find((t) => t.name === name);
+      if (!table) throw new PipelineLoadError(`the IR applies table ${name} but does not define it`);
+      const profile = table.implementation ? this.program.externs.find((e) => e.name === table.implementation) : undefined;
+      if (table.implementation && !profile) throw new PipelineLoadError(`table ${name} names action profile ${table.implementation}, which the IR does not declare`);
+      const selection = profile
+        ? new ActionSelection(profile, table.keys.filter((k) => k.matchKind === 'selector').map((k) => k.expression), this.statements.exprs, this.values, this.services.forwarding)
+        : undefined;
+      apply = compileTable(table, this, this.statements, {
+        store: (id) => this.services.forwarding.tables.find(id),
+        programEntriesInstalled: this.services.programEntriesInstalled ?? false,
+        selection,
+        packetLength: (ctx) => this.sm.get(ctx, 'packet_length'),
+      });
+      this.tables.set(name, apply);
+    }
+    return apply;
+  }
+
+  compileCall(call: IrCall): Eval {
+    const t = call.target;
+    switch (t.kind) {
+      case 'function': {
+        const fn = compileExternFunction(t.name, call, {
+          program: this.program,
+          values: this.values,
+          exprs: this.statements.exprs,
+          sm: this.sm,
+          log: this.services.log,
+          digestId: (typeName) => this.services.schema.digests.find(typeName)?.id,
+          emitDigest: (id, data) => this.services.emitDigest(id, data),
+          random: () => (this.services.random ? this.services.random() : Math.random()),
+        });
+        if (!fn) throw new PipelineLoadError(`extern function ${t.name} is not implemented by this switch`);
+        return fn;
+      }
+      case 'method': {
+        const extern = this.program.externs.find((e) => e.name === t.instance);
+        if (!extern) throw new PipelineLoadError(`the IR calls ${t.instance}.${t.method} but declares no extern ${t.instance}`);
+        const fn = compileExternMethod(extern, t.method, call, this.statements.exprs, this.services.forwarding, (ctx) => this.sm.get(ctx, 'packet_length'));
+        if (!fn) throw new PipelineLoadError(`extern ${extern.type}.${t.method} (${t.instance}) is not implemented by this switch`);
+        return fn;
+      }
+      case 'packet':
+        return this.packets.packetMethod(t.method, call);
+      case 'builtin':
+        return this.packets.builtin(t.method, call);
+      case 'user-function': {
+        const fn = this.program.functions.find((f) => f.name === t.name);
+        if (!fn) throw new PipelineLoadError(`the IR calls function ${t.name} but does not define it`);
+        const binding = bindArguments(this.statements.exprs, fn.params, call.args);
+        let body: Exec | undefined;
+        return (ctx) => {
+          body ??= this.statements.compileAll(fn.body);
+          binding.copyIn(ctx);
+          ctx.returnValue = undefined;
+          body(ctx);
+          const result = ctx.returnValue;
+          binding.copyOut(ctx);
+          return result;
+        };
+      }
+    }
+  }
+
+  private compileDeparser(): Exec {
+    const order = this.program.deparserEmitOrder;
+    if (!order) return this.block(this.program.pipeline.deparser).run;
+    const parts = order.map((e) => this.packets.compileEmit(e));
+    return (ctx) => {
+      for (let i = 0; i < parts.length; i++) parts[i]!(ctx);
+      return FLOW_NEXT;
+    };
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The v1model extern functions: mark_to_drop, hash, random, digest, clone*,
+ * resubmit/recirculate_preserving_field_list, truncate, verify,
+ * verify_checksum/update_checksum (and *_with_payload), log_msg, assert,
+ * assume. Enum arguments are constants, resolved at compile time.
+ */
+import type { Logger } from 'pino';
+import type { IrCall, IrExpression, IrProgram, IrType } from '../../p4c/ir/types.js';
+import type * as p4r from '../../proto/p4r.js';
+import { BitPacker, createHashFunction, hashInRangeBigInt, isHashAlgorithm, type HashFunction } from '../externs/index.js';
+import { bitsToBytes, toBigInt, wrap } from './bits.js';
+import { ParserStop, type Eval } from './compile-env.js';
+import { widthOf, type ExpressionCompiler } from './compile-expression.js';
+import type { PacketContext } from './packet-context.js';
+import type { StandardMetadata } from './standard-metadata.js';
+import { HeaderValue, StructValue, type Bits, type Value, type ValueFactory } from './values.js';
+
+export interface ExternServices {
+  readonly program: IrProgram;
+  readonly values: ValueFactory;
+  readonly exprs: ExpressionCompiler;
+  readonly sm: StandardMetadata;
+  readonly log: Logger;
+  /** The P4Info id of the digest named after struct type `typeName`, if any. */
+  digestId(typeName: string): number | undefined;
+  emitDigest(digestId: number, data: p4r.P4Data): void;
+  random(): number;
+}
+
+/** Appends a value of `type` to a bit packer: fields of headers/structs in order. */
+export function packValue(packer: BitPacker, v: Value, type: IrType, values: ValueFactory): void {
+  switch (type.kind) {
+    case 'bits':
+    case 'varbit':
+      packer.push(v as Bits, widthOf(type));
+      return;
+    case 'bool':
+      packer.push(v ? 1 : 0, 1);
+      return;
+    case 'header':
+      values.headerLayout(type.name).fields.forEach((f, i) => packer.push((v as HeaderValue).fields[i]!, f.width));
+      return;
+    case 'struct':
+    case 'union':
+      values.structLayout(type.name).fields.forEach((f, i) => packValue(packer, (v as StructValue).fields[i], f.type, values));
+      return;
+    case 'tuple':
+      type.elements.forEach((t, i) => packValue(packer, (v as Value[])[i], t, values));
+      return;
+    default:
+      if (typeof v === 'number' || typeof v === 'bigint') packer.push(v, 32);
+  }
+}
+
+/** The element types of a field-list expression (a `list`, or a struct). */
+function listTypes(e: IrExpression): IrType[] {
+  if (e.op === 'list') return e.elements.map((x) => x.type);
+  return [e.type];
+}
+
+function enumMember(program: IrProgram, e: IrExpression | undefined): string {
+  if (!e || e.op !== 'const' || e.type.kind !== 'enum') return '';
+  const type = e.type;
+  return program.enums.find((x) => x.name === type.name)?.members[Number(e.value)] ?? '';
+}
+
+function constNumber(e: IrExpression | undefined): number {
+  return e && e.op === 'const' ? Number(e.value) : 0;
+}
+
+export function compileExternFunction(name: string, call: IrCall, s: ExternServices): Eval | undefined {
+  const args = call.args.map((a) => a.value);
+  const ev = (i: number): Eval => s.exprs.compile(args[i]!);
+  const lv = (i: number): ReturnType<ExpressionCompiler['lvalue']> => s.exprs.lvalue(args[i]!);
+  const packer = new BitPacker();
+  const packList = (ctx: PacketContext, value: Value, types: readonly IrType[]): void => {
+    packer.reset();
+    if (types.length === 1 && !Array.isArray(value)) packValue(packer, value, types[0]!, s.values);
+    else types.forEach((t, i) => packValue(packer, (value as Value[])[i], t, s.values));
+    void ctx;
+  };
+  switch (name) {
+    case 'mark_to_drop': {
+      const target = call.args.length > 0 ? ev(0) : undefined;
+      return (ctx) => {
+        const sm = (target ? target(ctx) : ctx.slots[2]) as StructValue;
+        s.sm.setIn(sm, 'egress_spec', 511);
+        s.sm.setIn(sm, 'mcast_grp', 0);
+        return undefined;
+      };
+    }
+    case 'hash': {
+      const out = lv(0);
+      const algorithm = enumMember(s.program, args[1]);
+      const fn: HashFunction = createHashFunction(isHashAlgorithm(algorithm) ? algorithm : 'crc32');
+      const base = ev(2);
+      const data = ev(3);
+      const types = listTypes(args[3]!);
+      const max = ev(4);
+      const width = widthOf(args[0]!.type);
+      return (ctx) => {
+        packList(ctx, data(ctx), types);
+        const h = fn.hashBigInt(packer.bytes(), packer.byteLength);
+        out.set(ctx, wrap(hashInRangeBigInt(h, toBigInt(base(ctx) as Bits), toBigInt(max(ctx) as Bits)), width));
+        return undefined;
+      };
+    }
+    case 'random': {
+      const out = lv(0);
+      const lo = ev(1);
+      const hi = ev(2);
+      const width = widthOf(args[0]!.type);
+      return (ctx) => {
+        const l = Number(lo(ctx));
+        const h = Number(hi(ctx));
+        out.set(ctx, wrap(h <= l ? l : l + Math.floor(s.random() * (h - l + 1)), width));
+        return undefined;
+      };
+    }
+    case 'digest': {
+      const t = call.typeArgs[0] ?? args[1]!.type;
+      const typeName = t.kind === 'struct' || t.kind === 'header' ? t.name : '';
+      const id = s.digestId(typeName);
+      const data = ev(1);
+      const fields = typeName && t.kind === 'struct' ? s.values.structLayout(typeName).fields.map((f) => widthOf(f.type)) : [];
+      return (ctx) => {
+        if (id === undefined) return undefined;
+        const v = data(ctx);
+        const items = v instanceof StructValue ? v.fields : Array.isArray(v) ? v : [v];
+        const members = items.map((x, i): p4r.P4Data => ({ bitstring: canonical(bitsToBytes(typeof x === 'boolean' ? (x ? 1 : 0) : (x as Bits), fields[i] ?? 32)) }));
+        s.emitDigest(id, { struct: { members } });
+        return undefined;
+      };
+    }
+    case 'clone':
+    case 'clone_preserving_field_list':
+    case 'clone3': {
+      const session = ev(1);
+      const fieldList = name === 'clone_preserving_field_list' ? constNumber(args[2]) : -1;
+      return (ctx) => {
+        ctx.clone = { session: Number(session(ctx)), fieldList };
+        return undefined;
+      };
+    }
+    case 'resubmit_preserving_field_list':
+    case 'resubmit': {
+      const index = name === 'resubmit' ? 0 : constNumber(args[0]);
+      return (ctx) => {
+        ctx.resubmitFieldList = index;
+        return undefined;
+      };
+    }
+    case 'recirculate_preserving_field_list':
+    case 'recirculate': {
+      const index = name === 'recirculate' ? 0 : constNumber(args[0]);
+      return (ctx) => {
+        ctx.recirculateFieldList = index;
+        return undefined;
+      };
+    }
+    case 'truncate': {
+      const length = ev(0);
+      return (ctx) => {
+        ctx.truncateTo = Number(length(ctx));
+        return undefined;
+      };
+    }
+    case 'verify': {
+      const cond = ev(0);
+      const error = ev(1);
+      return (ctx) => {
+        if (!cond(ctx)) throw new ParserStop(Number(error(ctx)));
+        return undefined;
+      };
+    }
+    case 'verify_checksum':
+    case 'verify_checksum_with_payload':
+    case 'update_checksum':
+    case 'update_checksum_with_payload': {
+      const cond = ev(0);
+      const data = ev(1);
+      const types = listTypes(args[1]!);
+      const checksum = lv(2);
+      const width = widthOf(args[2]!.type);
+      const algorithm = enumMember(s.program, args[3]);
+      const fn = createHashFunction(isHashAlgorithm(algorithm) ? algorithm : 'csum16');
+      const withPayload = name.endsWith('_with_payload');
+      const verifying = name.startsWith('verify');
+      return (ctx) => {
+        if (!cond(ctx)) return undefined;
+        packList(ctx, data(ctx), types);
+        let bytes: Uint8Array = packer.bytes();
+        let length = packer.byteLength;
+        if (withPayload) {
+          bytes = Buffer.concat([packer.toBuffer(), ctx.packet.subarray(ctx.cursor)]);
+          length = bytes.length;
+        }
+        const sum = wrap(fn.outputBits <= 32 ? fn.hashNumber(bytes, length) : fn.hashBigInt(bytes, length), width);
+        if (verifying) {
+          if (toBigInt(checksum.get(ctx) as Bits) !== toBigInt(sum)) s.sm.set(ctx, 'checksum_error', 1);
+        } else checksum.set(ctx, sum);
+        return undefined;
+      };
+    }
+    case 'log_msg': {
+      const message = ev(0);
+      const data = args.length > 1 ? ev(1) : undefined;
+      return (ctx) => {
+        if (s.log.isLevelEnabled('trace')) s.log.trace({ data: String(data ? data(ctx) : '') }, String(message(ctx)));
+        return undefined;
+      };
+    }
+    case 'assert':
+    case 'assume':
+      return () => undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The canonical form of a bytestring: no leading zero bytes, at least one byte. */
+function canonical(b: Buffer): Buffer {
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0) i++;
+  return b.subarray(i);
+}

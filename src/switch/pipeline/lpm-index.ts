@@ -1,0 +1,47 @@
+/**
+ * The lookup of a table whose only key is LPM: one Map per prefix length,
+ * keyed by the masked value, probed from the longest prefix down. A
+ * lookup costs at most (width + 1) Map probes whatever the number of entries.
+ */
+import { toBigInt } from './bits.js';
+import type { Bits } from './values.js';
+
+export class LpmIndex<T> {
+  private readonly byLength = new Map<number, Map<Bits, T>>();
+  private lengths: number[] = [];
+  private masks: Bits[] = [];
+
+  constructor(private readonly width: number) {}
+
+  private maskOf(prefixLength: number): Bits {
+    const w = this.width;
+    const big = ((1n << BigInt(prefixLength)) - 1n) << BigInt(w - prefixLength);
+    return w > 32 ? big : Number(big);
+  }
+
+  /** Adds an entry for value/prefixLength (the first one added for a prefix wins). */
+  add(value: Bits, prefixLength: number, item: T): void {
+    let map = this.byLength.get(prefixLength);
+    if (!map) {
+      map = new Map();
+      this.byLength.set(prefixLength, map);
+      this.lengths = [...this.byLength.keys()].sort((a, b) => b - a);
+      this.masks = this.lengths.map((l) => this.maskOf(l));
+    }
+    const key = this.mask(value, this.maskOf(prefixLength));
+    if (!map.has(key)) map.set(key, item);
+  }
+
+  lookup(value: Bits): T | undefined {
+    for (let i = 0; i < this.lengths.length; i++) {
+      const hit = this.byLength.get(this.lengths[i]!)!.get(this.mask(value, this.masks[i]!));
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+
+  private mask(value: Bits, mask: Bits): Bits {
+    if (typeof value === 'number') return (value & (mask as number)) >>> 0;
+    return toBigInt(value) & toBigInt(mask);
+  }
+}

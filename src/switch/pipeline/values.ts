@@ -1,0 +1,172 @@
+/**
+ * Run-time values of the executor. Bit strings up to 32 bits are numbers
+ * holding the unsigned pattern (int<W> too: signedness is applied by the
+ * operations that need it); wider ones are bigints, also unsigned. Headers,
+ * structs and stacks are small mutable objects whose field order is the
+ * IR's, so a field access compiles to an array index.
+ */
+import type { IrProgram, IrType } from '../../p4c/ir/types.js';
+
+export type Bits = number | bigint;
+
+export class HeaderValue {
+  valid = false;
+  constructor(readonly fields: Bits[]) {}
+}
+
+export class StackValue {
+  nextIndex = 0;
+  constructor(readonly elements: HeaderValue[]) {}
+}
+
+/** A struct or header union: field values in declaration order. */
+export class StructValue {
+  constructor(readonly fields: Value[]) {}
+}
+
+export type Value = Bits | boolean | HeaderValue | StackValue | StructValue | string | Value[] | undefined;
+
+/** Whether a width is held as a bigint. */
+export function isWide(width: number): boolean {
+  return width > 32;
+}
+
+/** The width in bits of a value of `type` (bool: 1; error, enum and `int`: held as 32-bit numbers). */
+export function widthOf(type: IrType): number {
+  if (type.kind === 'bits') return type.width;
+  if (type.kind === 'varbit') return type.maxWidth;
+  if (type.kind === 'bool') return 1;
+  return 32;
+}
+
+export function zeroOf(width: number): Bits {
+  return isWide(width) ? 0n : 0;
+}
+
+/** Makes fresh-value factories per type, resolved once against the program's layouts. */
+export class ValueFactory {
+  private readonly headers = new Map<string, IrProgram['headers'][number]>();
+  private readonly structs = new Map<string, IrProgram['structs'][number]>();
+
+  constructor(program: IrProgram) {
+    for (const h of program.headers) this.headers.set(h.name, h);
+    for (const s of program.structs) this.structs.set(s.name, s);
+  }
+
+  headerLayout(name: string): IrProgram['headers'][number] {
+    const h = this.headers.get(name);
+    if (!h) throw new Error(`IR: unknown header type ${name}`);
+    return h;
+  }
+
+  structLayout(name: string): IrProgram['structs'][number] {
+    const s = this.structs.get(name);
+    if (!s) throw new Error(`IR: unknown struct type ${name}`);
+    return s;
+  }
+
+  /**
+   * A function that brings a value of `type` back to its fresh state in
+   * place (headers invalid and zeroed, numbers 0) and returns what to store:
+   * lets the executor reuse one packet context rather than build a new tree
+   * per packet. Assignments replace sub-objects with copies of the same
+   * shape, so the shape is always the type's.
+   */
+  resetter(type: IrType): (v: Value) => Value {
+    switch (type.kind) {
+      case 'header': {
+        const zeros = this.headerLayout(type.name).fields.map((f) => zeroOf(f.width));
+        return (v) => {
+          const h = v as HeaderValue;
+          h.valid = false;
+          for (let i = 0; i < zeros.length; i++) h.fields[i] = zeros[i]!;
+          return h;
+        };
+      }
+      case 'union':
+      case 'struct': {
+        const parts = this.structLayout(type.name).fields.map((f) => this.resetter(f.type));
+        return (v) => {
+          const s = v as StructValue;
+          for (let i = 0; i < parts.length; i++) s.fields[i] = parts[i]!(s.fields[i]);
+          return s;
+        };
+      }
+      case 'stack': {
+        const element = this.resetter({ kind: 'header', name: type.element });
+        return (v) => {
+          const s = v as StackValue;
+          for (let i = 0; i < s.elements.length; i++) element(s.elements[i]);
+          s.nextIndex = 0;
+          return s;
+        };
+      }
+      case 'bits':
+      case 'varbit':
+      case 'bool':
+      case 'int':
+      case 'error':
+      case 'enum':
+      case 'string':
+      case 'void': {
+        const fresh = this.make(type);
+        return () => fresh;
+      }
+      case 'tuple':
+        return () => this.make(type);
+    }
+  }
+
+  /** A fresh value of `type`: headers invalid, numbers 0. */
+  make(type: IrType): Value {
+    switch (type.kind) {
+      case 'bits':
+        return zeroOf(type.width);
+      case 'varbit':
+        return zeroOf(type.maxWidth);
+      case 'bool':
+        return false;
+      case 'int':
+      case 'error':
+      case 'enum':
+        return 0;
+      case 'header': {
+        const layout = this.headerLayout(type.name);
+        return new HeaderValue(layout.fields.map((f) => zeroOf(f.width)));
+      }
+      case 'union':
+      case 'struct': {
+        const layout = this.structLayout(type.name);
+        return new StructValue(layout.fields.map((f) => this.make(f.type)));
+      }
+      case 'stack': {
+        const elements: HeaderValue[] = [];
+        for (let i = 0; i < type.size; i++) elements.push(this.make({ kind: 'header', name: type.element }) as HeaderValue);
+        return new StackValue(elements);
+      }
+      case 'tuple':
+        return type.elements.map((t) => this.make(t));
+      case 'string':
+        return '';
+      case 'void':
+        return undefined;
+    }
+  }
+}
+
+/** A deep copy: assignment of headers, structs and stacks copies them. */
+export function copyValue(v: Value): Value {
+  if (v instanceof HeaderValue) {
+    const h = new HeaderValue(v.fields.slice());
+    h.valid = v.valid;
+    return h;
+  }
+  if (v instanceof StructValue) return new StructValue(v.fields.map(copyValue));
+  if (v instanceof StackValue) {
+    const s = new StackValue(v.elements.map((e) => copyValue(e) as HeaderValue));
+    s.nextIndex = v.nextIndex;
+    return s;
+  }
+  if (Array.isArray(v)) return v.map(copyValue);
+  return v;
+}

@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SeededRandom } from '../../../src/util/seeded-random.js';
+import { ip, ipv4Frame } from './frames.js';
+import { hex, rig, tableEntry, type Rig } from './harness.js';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.device.stop();
+  r = undefined;
+});
+
+const MATCHES = `
+#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+header k_t { bit<32> addr; bit<16> port; bit<8> proto; bit<8> result; }
+struct headers { eth_t eth; k_t k; }
+struct metadata { }
+parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
+  state start { pkt.extract(h.eth); pkt.extract(h.k); transition accept; }
+}
+control V(inout headers h, inout metadata m) { apply { } }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  action tag(bit<8> v) { h.k.result = v; }
+  table tern {
+    key = { h.k.addr: ternary; h.k.port: range; h.k.proto: optional; }
+    actions = { tag; NoAction; }
+    default_action = tag(0xff);
+  }
+  table lpm {
+    key = { h.k.addr: lpm; }
+    actions = { tag; NoAction; }
+    default_action = NoAction();
+  }
+  apply {
+    sm.egress_spec = 1;
+    if (h.eth.type == 1) { tern.apply(); } else { lpm.apply(); }
+  }
+}
+control E(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control C(inout headers h, inout metadata m) { apply { } }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h.eth); pkt.emit(h.k); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+`;
+
+function probe(type: number, addr: string, port: number, proto: number): Buffer {
+  const k = Buffer.alloc(8);
+  ip(addr).copy(k, 0);
+  k.writeUInt16BE(port, 4);
+  k[6] = proto;
+  return Buffer.concat([hex('000000000002 000000000001'), Buffer.from([0, type]), k]);
+}
+
+function resultOf(r: Rig): number[] {
+  return (r.take()[1] ?? []).map((h) => Buffer.from(h, 'hex')[21]!);
+}
+
+describe('match kinds', () => {
+  it('ternary/range/optional: the highest priority matching entry wins, whatever the insertion order', () => {
+    r = rig('matches', [0, 1], { text: MATCHES });
+    const p = r.program;
+    r.write([
+      tableEntry(p, 'I.tern', { 'h.k.addr': { ternary: [ip('10.0.0.0'), ip('255.0.0.0')] } }, 'I.tag', { v: hex('01') }, 10),
+      tableEntry(p, 'I.tern', { 'h.k.addr': { ternary: [ip('10.1.0.0'), ip('255.255.0.0')] }, 'h.k.port': { range: [hex('0050'), hex('0050')] } }, 'I.tag', { v: hex('02') }, 30),
+      tableEntry(p, 'I.tern', { 'h.k.port': { range: [hex('0000'), hex('03ff')] }, 'h.k.proto': { optional: hex('06') } }, 'I.tag', { v: hex('03') }, 20),
+    ]);
+    r.send(0, probe(1, '10.1.2.3', 80, 6)); // all three match: priority 30
+    r.send(0, probe(1, '10.1.2.3', 81, 6)); // 10/8 (10) and port<1024+tcp (20)
+    r.send(0, probe(1, '10.1.2.3', 2000, 6)); // only 10/8
+    r.send(0, probe(1, '11.0.0.1', 22, 17)); // none: default
+    r.send(0, probe(1, '11.0.0.1', 22, 6)); // optional proto 6
+    expect(resultOf(r)).toEqual([2, 3, 1, 0xff, 3]);
+  });
+
+  it('LPM: the longest prefix wins, inserted in any order; /0 catches the rest', () => {
+    r = rig('matches', [0, 1], { text: MATCHES });
+    const p = r.program;
+    r.write([
+      tableEntry(p, 'I.lpm', { 'h.k.addr': { lpm: [ip('10.1.2.0'), 24] } }, 'I.tag', { v: hex('18') }),
+      tableEntry(p, 'I.lpm', { 'h.k.addr': { lpm: [ip('10.1.2.3'), 32] } }, 'I.tag', { v: hex('20') }),
+      tableEntry(p, 'I.lpm', { 'h.k.addr': { lpm: [ip('10.0.0.0'), 8] } }, 'I.tag', { v: hex('08') }),
+      tableEntry(p, 'I.lpm', {}, 'I.tag', { v: hex('77') }),
+    ]);
+    r.send(0, probe(2, '10.1.2.3', 0, 0));
+    r.send(0, probe(2, '10.1.2.4', 0, 0));
+    r.send(0, probe(2, '10.200.0.1', 0, 0));
+    r.send(0, probe(2, '192.168.0.1', 0, 0));
+    expect(resultOf(r)).toEqual([0x20, 0x18, 0x08, 0x77]);
+  });
+
+  it('LPM agrees with a brute-force longest-prefix reference over many random prefixes', () => {
+    r = rig('matches', [0, 1], { text: MATCHES });
+    const p = r.program;
+    const rng = new SeededRandom(3);
+    const routes = new Map<string, { value: number; length: number; tag: number }>();
+    while (routes.size < 300) {
+      const length = 1 + Math.floor(rng.nextFloat() * 32);
+      const mask = length === 32 ? 0xffffffff : (~(0xffffffff >>> length)) >>> 0;
+      const value = (Math.floor(rng.nextFloat() * 2 ** 32) & mask) >>> 0;
+      routes.set(`${value}/${length}`, { value, length, tag: 1 + (routes.size % 250) });
+    }
+    const addr = (v: number): Buffer => Buffer.from([v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff]);
+    r.write([...routes.values()].map((x) => tableEntry(p, 'I.lpm', { 'h.k.addr': { lpm: [addr(x.value), x.length] } }, 'I.tag', { v: Buffer.from([x.tag]) })));
+    const expected: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const route = [...routes.values()][i % routes.size]!;
+      const probeAddr = i % 2 === 0 ? (route.value | Math.floor(rng.nextFloat() * 2 ** (32 - route.length))) >>> 0 : Math.floor(rng.nextFloat() * 2 ** 32);
+      let best: { length: number; tag: number } | undefined;
+      for (const x of routes.values()) {
+        const mask = x.length === 32 ? 0xffffffff : (~(0xffffffff >>> x.length)) >>> 0;
+        if (((probeAddr & mask) >>> 0) === x.value && (!best || x.length > best.length)) best = x;
+      }
+      expected.push(best?.tag ?? 0);
+      r.send(0, probe(2, addr(probeAddr).join('.'), 0, 0));
+    }
+    expect(resultOf(r)).toEqual(expected);
+  });
+});
+
+describe('bad packets', () => {
+  it('truncated and random frames never throw in any corpus program', () => {
+    const rng = new SeededRandom(7);
+    for (const name of ['basic_forward', 'acl_clone', 'multicast', 'registers_counters', 'calc', 'source_routing', 'digest_learning']) {
+      r = rig(name, [0, 1, 2, 3, 4], { cpuPort: name === 'digest_learning' ? 255 : undefined });
+      const good = ipv4Frame({ dstIp: '10.0.2.2' });
+      for (let n = 14; n <= good.length; n++) r.send(1, good.subarray(0, n));
+      for (let i = 0; i < 200; i++) {
+        const frame = Buffer.alloc(14 + Math.floor(rng.nextFloat() * 80));
+        for (let j = 0; j < frame.length; j++) frame[j] = Math.floor(rng.nextFloat() * 256);
+        if (i % 3 === 0) frame.writeUInt16BE([0x0800, 0x1234, 0x88b5][i % 9 === 0 ? 1 : 0]!, 12);
+        r.send(1 + (i % 3), frame);
+      }
+      const stats = r.device.portStats();
+      for (const s of Object.values(stats)) expect(s.malformed).toBe(0);
+      // Shorter than an Ethernet header: the port refuses it and it is counted as malformed.
+      r.send(1, Buffer.alloc(10));
+      expect(r.device.portStats()[1]!.malformed).toBe(1);
+      void r.device.stop();
+      r = undefined;
+    }
+  });
+});
