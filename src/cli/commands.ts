@@ -17,4 +17,12 @@ export const commands: Record<string, Command> = {
     summary: 'compile a P4-16 v1model program into the pipeline IR and P4Info (flags as p4c)',
     load: () => import('./compile-command.js'),
   },
+  agent: {
+    summary: 'run one host agent: a SwitchML worker, a ring worker, or the parameter server and its workers',
+    load: () => import('./agent-command.js'),
+  },
+  demo: {
+    summary: 'the main job on loopback: SwitchML through an emulated switch vs ring AllReduce, with a table',
+    load: () => import('./demo-command.js'),
+  },
 };

@@ -1,0 +1,72 @@
+/**
+ * `p4ina agent`: one host agent from the command line, delegating to the
+ * agents' own CLI-ready entries so that the flags documented there are the
+ * flags here. Exit codes: 0 done (or --help), 1 the run failed, 2 bad usage.
+ */
+import { psMain } from '../agent/baseline/ps-main.js';
+import { ringWorkerMain } from '../agent/baseline/ring-worker-main.js';
+import { CONSOLE_IO, type MainIo } from '../agent/baseline/worker-process.js';
+import { switchMlWorkerCommand } from '../agent/switchml/worker-main.js';
+
+const USAGE = `usage: p4ina agent <kind> [options]
+
+Runs one host agent (one worker of an AllReduce job, or a parameter server).
+
+kinds:
+  switchml     a SwitchML worker: aggregates through a P4 switch over UDP or a UDP wire
+  ring         a ring AllReduce worker over TCP (the baseline)
+  ps-server    the parameter server of the PS baseline (TCP)
+  ps-worker    a worker of the PS baseline (TCP)
+
+Run "p4ina agent <kind> --help" for the kind's options.
+`;
+
+type AgentMain = (argv: readonly string[], io: MainIo, signal: AbortSignal) => Promise<number>;
+
+/** Each kind's entry; the parameter server's two roles share one entry that takes --role. */
+export const AGENT_KINDS: Readonly<Record<string, AgentMain>> = {
+  switchml: (argv, io, signal) => switchMlWorkerCommand(argv, io, signal),
+  ring: (argv, io, signal) => ringWorkerMain(argv, io, signal),
+  'ps-server': (argv, io, signal) => psMain(['--role', 'server', ...withoutRole(argv)], io, signal),
+  'ps-worker': (argv, io, signal) => psMain(['--role', 'worker', ...withoutRole(argv)], io, signal),
+};
+
+/** The kind already fixes the role; a --role given anyway would contradict or repeat it. */
+function withoutRole(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--role') i++;
+    else if (!arg.startsWith('--role=')) out.push(arg);
+  }
+  return out;
+}
+
+/** Runs `p4ina agent …` with the given io; SIGINT/SIGTERM abort the agent cleanly. */
+export async function runAgent(argv: readonly string[], io: MainIo = CONSOLE_IO): Promise<number> {
+  const [kind, ...rest] = argv;
+  if (kind === undefined || kind === '--help' || kind === '-h' || kind === 'help') {
+    (kind === undefined ? io.err : io.out)(USAGE.trimEnd());
+    return kind === undefined ? 2 : 0;
+  }
+  const main = Object.hasOwn(AGENT_KINDS, kind) ? AGENT_KINDS[kind] : undefined;
+  if (!main) {
+    io.err(`p4ina agent: unknown kind "${kind}"; choose one of ${Object.keys(AGENT_KINDS).join(', ')}`);
+    io.err(USAGE.trimEnd());
+    return 2;
+  }
+  const controller = new AbortController();
+  const stop = (): void => controller.abort(new Error('interrupted by a signal'));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await main(rest, io, controller.signal);
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
+}
+
+export function run(argv: string[]): Promise<number> {
+  return runAgent(argv);
+}

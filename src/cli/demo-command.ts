@@ -1,0 +1,51 @@
+/**
+ * `p4ina demo`: the main job on loopback (see src/demo/run-demo.ts). Prints
+ * the results table (or JSON with --json) on stdout and a progress line on
+ * stderr. Exit status: 0 every run exact and identical on all workers,
+ * 1 a run failed or was not exact, 2 bad options, 130 interrupted (Ctrl-C).
+ */
+import { DEMO_ERROR_CODES } from '../demo/demo-error.js';
+import { DEMO_USAGE, parseDemoArgs, type DemoOptions } from '../demo/demo-options.js';
+import { rowIsExact } from '../demo/demo-results.js';
+import { stderrProgress } from '../demo/progress.js';
+import { formatResultsJson, formatResultsTable } from '../demo/results-table.js';
+import { runDemo } from '../demo/run-demo.js';
+import { P4inaError } from '../errors/p4ina-error.js';
+
+const EXIT_INTERRUPTED = 130;
+
+export async function run(argv: string[]): Promise<number> {
+  let options: DemoOptions | undefined;
+  try {
+    options = parseDemoArgs(argv);
+  } catch (err) {
+    if (!P4inaError.is(err)) throw err;
+    process.stderr.write(`p4ina demo: ${err.message}\n\n${DEMO_USAGE}\n`);
+    return 2;
+  }
+  if (!options) {
+    process.stdout.write(`${DEMO_USAGE}\n`);
+    return 0;
+  }
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const outcome = await runDemo(options, { progress: stderrProgress(), signal: controller.signal });
+    if (options.json) {
+      process.stdout.write(`${formatResultsJson({ workers: options.workers, tensorBytes: options.tensorBytes, loss: options.loss, seed: options.seed, framesLost: outcome.framesLost, runs: outcome.rows })}\n`);
+    } else {
+      const loss = options.loss > 0 ? `\nloss ${options.loss} on every wire, each way: ${outcome.framesLost} frame(s) dropped by the demo's relays\n` : '';
+      process.stdout.write(`${formatResultsTable(outcome.rows)}${loss}`);
+    }
+    return outcome.rows.every(rowIsExact) ? 0 : 1;
+  } catch (err) {
+    if (!P4inaError.is(err)) throw err;
+    process.stderr.write(`p4ina demo: error ${err.code}: ${err.message}\n`);
+    return err.code === DEMO_ERROR_CODES.interrupted ? EXIT_INTERRUPTED : 1;
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The options of `p4ina demo` and their parser. Everything here is user
+ * input: every problem is a DEMO_BAD_OPTION error naming the option.
+ */
+import { parseArgs } from 'node:util';
+import { MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
+import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
+
+export interface DemoOptions {
+  /** Worker processes per algorithm. */
+  readonly workers: number;
+  /** Bytes of each worker's float32 tensor (a multiple of 4). */
+  readonly tensorBytes: number;
+  /** Probability that the demo's wire relay drops a frame, each way (0 = no relay). */
+  readonly loss: number;
+  /** Seed of the tensors and of the loss. */
+  readonly seed: number | string;
+  /** The SwitchML job's pool of slots (each worker's window). */
+  readonly poolSize: number;
+  /** Print one JSON document instead of the table. */
+  readonly json: boolean;
+  /** Run the ring baseline even when SwitchML failed, and report both. */
+  readonly keepGoing: boolean;
+  /** Longest wait for one algorithm's workers, in ms. */
+  readonly runTimeoutMs: number;
+}
+
+export const DEFAULT_DEMO_OPTIONS: DemoOptions = {
+  workers: 4,
+  tensorBytes: 16 * 1024 * 1024,
+  loss: 0,
+  seed: 1,
+  poolSize: 32,
+  json: false,
+  keepGoing: false,
+  runTimeoutMs: 600_000,
+};
+
+export const DEMO_USAGE = `usage: p4ina demo [options]
+
+On loopback, without root: compiles p4/switchml.p4, starts an emulated switch whose
+ports are UDP wires on 127.0.0.1, programs it over P4Runtime (forwarding and a
+SwitchML job), then runs N worker processes that AllReduce seeded random tensors
+through the switch, then the ring AllReduce baseline over TCP on the same tensors,
+and prints a table of both.
+
+options:
+  --workers N        worker processes (1..${SWITCHML_MAX_WORKERS}, default ${DEFAULT_DEMO_OPTIONS.workers})
+  --tensor SIZE      bytes of float32 per worker: 16MiB, 512KiB, 1MB, or bytes (default 16MiB)
+  --loss P           drop each frame on the wires with probability P (0..0.5, default 0),
+                     seeded; the demo relays every wire through itself to do so
+  --seed S           seed of the tensors and of the loss (default 1)
+  --pool P           the SwitchML job's slots = each worker's window (1..${MAX_POOL_SLOTS}, default ${DEFAULT_DEMO_OPTIONS.poolSize})
+  --timeout SEC      longest wait for one algorithm's run (default ${DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000})
+  --keep-going       run the ring baseline even if SwitchML failed, and report both
+  --json             print one JSON document instead of the table
+  -h, --help         show this help
+
+Exit status: 0 every run exact and identical on all workers, 1 a run failed or was
+not exact, 2 bad options. Progress goes to stderr; Ctrl-C stops every process.`;
+
+const OPTIONS = {
+  workers: { type: 'string' },
+  tensor: { type: 'string' },
+  loss: { type: 'string' },
+  seed: { type: 'string' },
+  pool: { type: 'string' },
+  timeout: { type: 'string' },
+  'keep-going': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function bad(message: string): DemoError {
+  return new DemoError(DEMO_ERROR_CODES.badOption, message);
+}
+
+const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, k: 1024, m: 1024 ** 2 };
+
+/** "16MiB", "64 KiB", "1MB", "4096" → bytes; a whole number of float32 values, at most 1 GiB. */
+export function parseTensorSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw bad(`--tensor takes a size such as 16MiB, 512KiB, 1MB or a number of bytes, not "${text}"`);
+  const bytes = Number(m[1]) * unit;
+  if (!Number.isSafeInteger(bytes) || bytes < 4 || bytes > 1024 ** 3) throw bad(`--tensor must be a whole number of bytes from 4 to 1GiB, got "${text}"`);
+  if (bytes % 4 !== 0) throw bad(`--tensor must be a multiple of 4 bytes (float32 values), got ${bytes}`);
+  return bytes;
+}
+
+function integer(raw: string | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw bad(`--${name} must be an integer in ${min}..${max}, got "${raw}"`);
+  return n;
+}
+
+function probability(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const p = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!(p >= 0 && p <= 0.5)) throw bad(`--loss must be a probability from 0 to 0.5 (e.g. 0.01 for 1%), got "${raw}"`);
+  return p;
+}
+
+function seed(raw: string | undefined): number | string {
+  if (raw === undefined) return DEFAULT_DEMO_OPTIONS.seed;
+  const trimmed = raw.trim();
+  if (trimmed === '') throw bad('--seed must not be empty');
+  // The workers read "42" as the number 42; so does the demo, for its own loss stream.
+  return /^-?\d+$/.test(trimmed) && Number.isSafeInteger(Number(trimmed)) ? Number(trimmed) : trimmed;
+}
+
+/** Parses argv after "demo"; undefined means --help. Throws DEMO_BAD_OPTION. */
+export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw bad(err instanceof Error ? err.message : String(err));
+  }
+  if (values.help === true) return undefined;
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const tensor = text('tensor');
+  return {
+    workers: integer(text('workers'), 'workers', 1, SWITCHML_MAX_WORKERS, DEFAULT_DEMO_OPTIONS.workers),
+    tensorBytes: tensor === undefined ? DEFAULT_DEMO_OPTIONS.tensorBytes : parseTensorSize(tensor),
+    loss: probability(text('loss')),
+    seed: seed(text('seed')),
+    poolSize: integer(text('pool'), 'pool', 1, MAX_POOL_SLOTS, DEFAULT_DEMO_OPTIONS.poolSize),
+    runTimeoutMs: integer(text('timeout'), 'timeout', 1, 86_400, DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000) * 1000,
+    json: values.json === true,
+    keepGoing: values['keep-going'] === true,
+  };
+}

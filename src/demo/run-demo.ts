@@ -1,0 +1,156 @@
+/**
+ * The demo's orchestration (design §3, loopback mode): compile switchml.p4,
+ * start the emulated switch with one UDP wire per host, program it over
+ * P4Runtime with the controller (forwarding, then the SwitchML job), run the
+ * SwitchML workers through it, then the ring baseline over TCP on the same
+ * seeded tensors, and return one row per algorithm.
+ *
+ * Everything it starts — child processes, relay sockets, the controller's
+ * gRPC channel, the temp directory — is released in `finally`, whether the
+ * run worked, failed, or was aborted through `signal` (Ctrl-C).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineJob, parseTopology } from '../controller/index.js';
+import { Installer } from '../controller/install/index.js';
+import { P4inaError } from '../errors/p4ina-error.js';
+import { moduleLogger } from '../log/logger.js';
+import { ChildGroup } from './child-group.js';
+import { compileSwitchMl } from './compile-switchml.js';
+import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
+import { demoHosts, demoJobInput, demoTopology, ringAgentArgs, switchInterfaceArgs, switchMlAgentArgs, type DemoHost, type WirePorts } from './demo-network.js';
+import type { DemoOptions } from './demo-options.js';
+import { failedRun, summariseRun, type DemoAlgorithm, type DemoRow } from './demo-results.js';
+import { freeTcpPorts, freeUdpPorts } from './free-ports.js';
+import { LossyRelay } from './lossy-relay.js';
+import { builtCliEntry, switchMlSource } from './package-paths.js';
+import { SILENT_PROGRESS, type Progress } from './progress.js';
+import { startSwitchProcess } from './switch-process.js';
+import { runWorkers } from './worker-runs.js';
+
+export interface DemoHooks {
+  /** The built `p4ina` entry the children run (default dist/src/cli/main.js of this package). */
+  readonly cliEntry?: string;
+  readonly progress?: Progress;
+  /** Aborting stops the run and cleans up (the demo command wires SIGINT/SIGTERM to it). */
+  readonly signal?: AbortSignal;
+  /** The group children are started in; tests pass one to check the PIDs afterwards. */
+  readonly children?: ChildGroup;
+  /** Extra argv for the SwitchML agents, e.g. a worker that must fail in a test. */
+  readonly extraSwitchMlArgs?: (rank: number) => readonly string[];
+}
+
+export interface DemoOutcome {
+  readonly rows: readonly DemoRow[];
+  /** Frames the loss relays dropped (0 without --loss). */
+  readonly framesLost: number;
+}
+
+const SWITCH_START_TIMEOUT_MS = 30_000;
+const CONTROLLER_RPC_TIMEOUT_MS = 30_000;
+
+function interrupted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new DemoError(DEMO_ERROR_CODES.interrupted, 'interrupted');
+}
+
+export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Promise<DemoOutcome> {
+  const progress = hooks.progress ?? SILENT_PROGRESS;
+  const cliEntry = hooks.cliEntry ?? builtCliEntry();
+  const group = hooks.children ?? new ChildGroup();
+  const signal = hooks.signal;
+  const elements = options.tensorBytes / 4;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'p4ina-demo-'));
+  const relays: LossyRelay[] = [];
+  const rows: DemoRow[] = [];
+  try {
+    progress.update('compiling p4/switchml.p4');
+    const program = compileSwitchMl(switchMlSource(), tmp);
+    interrupted(signal);
+
+    const hosts = demoHosts(options.workers);
+    const wires = await planWires(hosts, options, relays);
+    progress.update(`starting the switch (${hosts.length} UDP-wire ports)`);
+    const sw = await startSwitchProcess(group, cliEntry, { interfaces: switchInterfaceArgs(hosts, wires), config: program.config, startTimeoutMs: SWITCH_START_TIMEOUT_MS, signal });
+    interrupted(signal);
+
+    progress.update(`programming the switch at ${sw.grpcAddress} over P4Runtime`);
+    await programSwitch(hosts, sw.grpcAddress, program, options.poolSize);
+    interrupted(signal);
+
+    const run = async (algorithm: DemoAlgorithm, argvByRank: string[][]): Promise<DemoRow> => {
+      const label = `${algorithm}: ${hosts.length} workers × ${elements} floats`;
+      let stage = `${label}: running`;
+      const started = Date.now();
+      const elapsed = (): string => `(${((Date.now() - started) / 1000).toFixed(0)} s)`;
+      progress.update(stage, elapsed());
+      const heartbeat = setInterval(() => progress.update(stage, elapsed()), 1000);
+      try {
+        const outcomes = await runWorkers(group, {
+          label: algorithm,
+          cliEntry,
+          argvByRank,
+          timeoutMs: options.runTimeoutMs,
+          signal,
+          onProgress: (done, total) => progress.update((stage = `${label}: ${done}/${total} workers done`), elapsed()),
+        });
+        return summariseRun(algorithm, options.tensorBytes, outcomes);
+      } catch (err) {
+        if (!options.keepGoing || !P4inaError.is(err) || err.code === DEMO_ERROR_CODES.interrupted) throw err;
+        return failedRun(algorithm, hosts.length, options.tensorBytes, err.message);
+      } finally {
+        clearInterval(heartbeat);
+      }
+    };
+
+    const switchMlRun = { workers: hosts.length, poolSize: options.poolSize, length: elements, seed: options.seed };
+    rows.push(
+      await run(
+        'switchml',
+        hosts.map((h, rank) => [...switchMlAgentArgs(h, wires[rank]!, switchMlRun), ...(hooks.extraSwitchMlArgs?.(rank) ?? [])]),
+      ),
+    );
+    const tcpPorts = await freeTcpPorts(hosts.length);
+    rows.push(await run('ring', hosts.map((_, rank) => ringAgentArgs(rank, tcpPorts, { length: elements, seed: options.seed }))));
+    return { rows, framesLost: relays.reduce((sum, r) => sum + r.counters.lost, 0) };
+  } finally {
+    progress.update('cleaning up');
+    progress.done();
+    await (hooks.children ? group.stopAll() : group.close());
+    await Promise.all(relays.map((r) => r.close()));
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Ports of every wire; with loss, a relay in the middle of each (pushed to `relays` for cleanup). */
+async function planWires(hosts: readonly DemoHost[], options: DemoOptions, relays: LossyRelay[]): Promise<WirePorts[]> {
+  const ports = await freeUdpPorts(2 * hosts.length);
+  const wires: WirePorts[] = [];
+  for (const [i, host] of hosts.entries()) {
+    const switchSocket = ports[2 * i]!;
+    const agentSocket = ports[2 * i + 1]!;
+    if (options.loss > 0) {
+      const relay = await LossyRelay.open(host.name, agentSocket, switchSocket, options.loss, options.seed);
+      relays.push(relay);
+      wires.push({ switchSocket, agentSocket, switchPeer: relay.switchFacingPort, agentPeer: relay.agentFacingPort });
+    } else {
+      wires.push({ switchSocket, agentSocket, switchPeer: agentSocket, agentPeer: switchSocket });
+    }
+  }
+  return wires;
+}
+
+/** The controller's part: connect, push the pipeline if needed, forwarding, the SwitchML job; then let go. */
+async function programSwitch(hosts: readonly DemoHost[], grpcAddress: string, program: { config: string; p4info: string }, poolSize: number): Promise<void> {
+  const topology = parseTopology(demoTopology(hosts, grpcAddress, program));
+  // The controller's info lines would land in the middle of the table on stdout: warnings only, unless LOG_LEVEL says otherwise.
+  const logger = moduleLogger('demo.controller');
+  logger.level = process.env.LOG_LEVEL ?? 'warn';
+  const installer = await Installer.connect(topology, { rpcTimeoutMs: CONTROLLER_RPC_TIMEOUT_MS, logger });
+  try {
+    await installer.installForwarding();
+    await installer.setupJob(defineJob(demoJobInput(hosts, poolSize)));
+  } finally {
+    await installer.close();
+  }
+}
