@@ -1,6 +1,6 @@
 // A first session with p4ina's P4Runtime client, against a running switch:
 //
-//   npm start                                   # terminal 1: p4ina switch --no-p4 on 127.0.0.1:9559
+//   node dist/src/cli/main.js switch --no-p4    # terminal 1: a switch with no program, P4Runtime on 127.0.0.1:9559
 //   node examples/p4runtime-quickstart.mjs      # terminal 2
 //
 // It pushes a hand-written P4Info (forwarding.p4info.txtpb, beside this file),
