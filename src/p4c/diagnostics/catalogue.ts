@@ -92,6 +92,11 @@ export const DIAGNOSTIC_CATALOGUE = {
   ReadOnlyAssignment: { code: 3012, severity: 'error', template: "cannot assign to '{0}': {1}" },
   ActionParameterOrder: { code: 3014, severity: 'error', template: "parameter '{0}' of action '{1}' has a direction but follows action data; put directional parameters first" },
   StackCursorOutsideParser: { code: 3015, severity: 'error', template: "'.{0}' of a header stack can only be used in a parser; index the stack instead" },
+  NestedConditionalCondition: {
+    code: 3016,
+    severity: 'error',
+    template: 'a condition must be bool, not {0}: P4 reads `a ? b : c ? d : e` as `(a ? b : c) ? d : e`; to choose between d and e inside the else branch, write `a ? b : (c ? d : e)`',
+  },
   ShiftByNegative: { code: 3013, severity: 'error', template: 'cannot shift by a signed or negative amount ({0})' },
 
   // 4000-4999: control plane and P4Info
@@ -110,6 +115,16 @@ export const DIAGNOSTIC_CATALOGUE = {
   TableWithoutActions: { code: 4013, severity: 'error', template: "table '{0}' has no 'actions' property" },
   ActionNotInTable: { code: 4015, severity: 'error', template: "action '{0}' is not in the actions of table '{1}'" },
   BadId: { code: 4016, severity: 'error', template: 'bad @id: {0}' },
+  ActionDataWithoutWidth: {
+    code: 4018,
+    severity: 'error',
+    template: "parameter '{0}' of action '{1}' is action data of type {2}, an enum with no underlying type: P4Info would give it no bitwidth and the switch cannot install it; declare it with one, e.g. 'enum bit<8> {2} { ... }'",
+  },
+  KeyWithoutWidth: {
+    code: 4017,
+    severity: 'error',
+    template: "match field '{0}' has type {1}, an enum with no underlying type, which has no bitwidth in P4Runtime (p4c rejects it too); declare it with one, e.g. 'enum bit<8> {1} { ... }', or match on a bit<W> field",
+  },
   ActionRequiresArguments: { code: 4014, severity: 'error', template: "entry or default action '{0}' must give all {1} action argument(s)" },
 
   // 5000-5999: unsupported

@@ -52,7 +52,7 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
     if (annotations.length > 0) p.annotations = annotations;
     return p;
   };
-  const typeInfo = newTypeInfo();
+  const typeInfo = newTypeInfo((value) => typer.resolver.constants.integer(value));
   const noAction = model.actions.find((a) => a.name === 'NoAction')?.decl;
   const info: p4i.P4Info = { pkg_info: { arch: 'v1model' } };
 

@@ -15,7 +15,7 @@ import { nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
 import { bitWidth, type P4Type } from '../semantics/p4-types.js';
 import type { Entity } from '../semantics/scope.js';
 import type { ConstEvaluator } from '../semantics/const-eval.js';
-import { namedBitwidth, type TypeInfoBuilder } from './type-spec.js';
+import { namedBitwidth, widthBytes, type TypeInfoBuilder } from './type-spec.js';
 
 export const DEFAULT_TABLE_SIZE = 1024;
 
@@ -137,19 +137,8 @@ function defaultCall(value: Expression, ctx: TableContext): p4i.TableActionCall 
     const v = ctx.constants.evaluate(arg.value);
     const width = bitWidth(ctx.types.get(param) ?? { kind: 'unknown' }) ?? 0;
     const n = typeof v === 'boolean' ? (v ? 1n : 0n) : v ?? 0n;
-    argumentsOut.push({ param_id: i + 1, value: paddedBytes(BigInt.asUintN(Math.max(width, 1), n), width) });
+    argumentsOut.push({ param_id: i + 1, value: widthBytes(BigInt.asUintN(Math.max(width, 1), n), width) });
   });
   if (argumentsOut.length > 0) call.arguments = argumentsOut;
   return call;
-}
-
-function paddedBytes(value: bigint, width: number): Buffer {
-  const bytes = Math.max(1, Math.ceil(width / 8));
-  const out = Buffer.alloc(bytes);
-  let v = value;
-  for (let i = bytes - 1; i >= 0; i--) {
-    out[i] = Number(v & 0xffn);
-    v >>= 8n;
-  }
-  return out;
 }

@@ -42,7 +42,10 @@ export abstract class ExpressionParser extends TypeParser {
   /**
    * expression: expression binop expression | expression '?' expression ':' expression | unary
    *
-   * `a ? b : c ? d : e` groups as `(a ? b : c) ? d : e`, as in p4c's grammar.
+   * `a ? b : c ? d : e` groups as `(a ? b : c) ? d : e`, as in p4c's grammar
+   * (p4parser.ypp declares `%precedence QUESTION` before `%precedence COLON`,
+   * so bison reduces a finished `?:` before shifting the next `?`). The type
+   * checker turns the resulting non-bool condition into advice (P4C3016).
    */
   protected parseExpression(minPrecedence: number = Precedence.Conditional): Expression | null {
     let left = this.parseUnary();

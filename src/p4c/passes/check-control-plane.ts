@@ -6,9 +6,9 @@
  * resource on one table only), the `main` V1Switch instantiation, and
  * control-plane names used twice.
  */
-import type { ControlDeclaration, Instantiation, ParserDeclaration, TableDeclaration } from '../ast/declarations.js';
+import type { ActionDeclaration, ControlDeclaration, Instantiation, ParserDeclaration, TableDeclaration } from '../ast/declarations.js';
 import type { Expression } from '../ast/expressions.js';
-import type { ActionReference } from '../ast/tables.js';
+import type { ActionReference, KeyProperty } from '../ast/tables.js';
 import type { AstNode } from '../ast/walk.js';
 import { collectControlPlane, instantiatedDeclaration, packageArguments } from '../control-plane/model.js';
 import { REFERENCES } from '../semantics/side-tables.js';
@@ -16,7 +16,9 @@ import type { Entity } from '../semantics/scope.js';
 import type { CompileContext } from './context.js';
 import type { Pass } from './pass-manager.js';
 import { typerFor } from './type-check.js';
-import { typeName } from '../semantics/p4-types.js';
+import { typeName, underlying } from '../semantics/p4-types.js';
+import { nameAnnotation } from '../control-plane/names.js';
+import { printNode } from '../printer.js';
 
 const KNOWN_PROPERTIES = new Set(['key', 'actions', 'default_action', 'entries', 'size', 'counters', 'meters', 'implementation', 'support_timeout']);
 const RESOURCE_PROPERTIES: Readonly<Record<string, readonly string[]>> = {
@@ -43,6 +45,7 @@ export const checkControlPlanePass: Pass = {
     checkMain(model.main, refs, context);
     const owners = new Map<Entity, string>();
     for (const table of model.tables) checkTable(table.decl, refs, context, owners);
+    for (const action of model.actions) checkActionDataTypes(action.decl, context);
     const seen = new Map<string, string>();
     const named = [
       ...model.tables.map((t) => ['table', t.name] as const),
@@ -110,6 +113,7 @@ function checkTable(table: TableDeclaration, refs: ReadonlyMap<AstNode, Entity>,
     seen.add(name);
     if (!KNOWN_PROPERTIES.has(name)) d.report('UnknownTableProperty', span, [name]);
     if (p.kind === 'ActionsProperty') actions = p.actions;
+    if (p.kind === 'KeyProperty') checkKeyTypes(p, context);
   }
   if (!actions) {
     d.report('TableWithoutActions', table.name.span, [table.name.text]);
@@ -144,6 +148,39 @@ function checkTable(table: TableDeclaration, refs: ReadonlyMap<AstNode, Entity>,
         if (entity && !listed.has(entity)) d.report('ActionNotInTable', entry.action.action.span, [entry.action.action.path.name.text, table.name.text]);
       }
     }
+  }
+}
+
+/**
+ * A match field needs a bitwidth in P4Info. An enum without an underlying
+ * type has none: p4c's P4Runtime serializer reports "width not well-defined"
+ * for it (v1model/BMv2 serialize P4Info before the mid end maps enums to
+ * bit<32>), so we reject it too rather than emit a field our switch refuses.
+ */
+function checkKeyTypes(key: KeyProperty, context: CompileContext): void {
+  const types = typerFor(context).types;
+  for (const element of key.elements) {
+    if (element.matchKind.text === 'selector') continue;
+    const type = types.get(element.expression);
+    const u = type && underlying(type);
+    if (u?.kind === 'enum' && u.underlying === null) {
+      const name = nameAnnotation(element.annotations) ?? printNode(element.expression);
+      context.diagnostics.report('KeyWithoutWidth', element.expression.span, [name, u.name]);
+    }
+  }
+}
+
+/**
+ * Action data needs a bitwidth too. p4c does accept an enum without an
+ * underlying type here (no bitwidth, `type_name` = the enum), but our switch
+ * cannot install such a P4Info, so this is rejected at compile time instead.
+ */
+function checkActionDataTypes(action: ActionDeclaration, context: CompileContext): void {
+  const typer = typerFor(context);
+  for (const param of action.params) {
+    if (param.direction !== null) continue;
+    const u = underlying(typer.entityType(param));
+    if (u.kind === 'enum' && u.underlying === null) context.diagnostics.report('ActionDataWithoutWidth', param.name.span, [param.name.text, action.name.text, u.name]);
   }
 }
 

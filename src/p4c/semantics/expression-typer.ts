@@ -101,7 +101,7 @@ export class ExpressionTyper implements TyperApi {
       }
       case 'BinaryExpression': return this.binary(e, expected);
       case 'ConditionalExpression': {
-        this.expectBool(e.condition);
+        this.expectConditionalCondition(e.condition);
         const a = this.type(e.whenTrue, expected);
         const b = this.type(e.whenFalse, a.kind === 'int' ? expected : a);
         if (a.kind === 'int' && b.kind !== 'int') this.type(e.whenTrue, b);
@@ -139,6 +139,17 @@ export class ExpressionTyper implements TyperApi {
   expectBool(e: Expression): void {
     const t = this.type(e);
     if (t.kind !== 'bool' && t.kind !== 'unknown') this.diagnostics.report('ConditionNotBool', e.span, [typeName(t)]);
+  }
+
+  /**
+   * The condition of `?:`. p4c's grammar groups `a ? b : c ? d : e` as
+   * `(a ? b : c) ? d : e` (unlike C), so a chain written C-style arrives here
+   * with a conditional as its condition; the error then says how to write it.
+   */
+  private expectConditionalCondition(condition: Expression): void {
+    if (condition.kind !== 'ConditionalExpression') return this.expectBool(condition);
+    const t = this.type(condition);
+    if (t.kind !== 'bool' && t.kind !== 'unknown') this.diagnostics.report('NestedConditionalCondition', condition.span, [typeName(t)]);
   }
 
   private member(e: Extract<Expression, { kind: 'MemberExpression' }>): P4Type {

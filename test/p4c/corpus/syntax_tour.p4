@@ -93,6 +93,7 @@ struct tour_meta_t {
     tuple<bit<8>, bool> flags;
     flow_id_t           flow;
     Direction           dir;
+    Proto               l4proto;
     int<8>              delta;
     bit<4>              nibble;
     bit<(TOUR_STACK_DEPTH * 2)> wide;
@@ -235,7 +236,7 @@ control TourIngress(inout tour_headers_t hdr, inout tour_meta_t meta,
     table classify {
         key = {
             hdr.ipv4.protocol: exact @name("proto");
-            meta.dir         : exact;
+            meta.l4proto     : exact;
         }
         actions = {
             count_hit;
@@ -243,8 +244,8 @@ control TourIngress(inout tour_headers_t hdr, inout tour_meta_t meta,
             @defaultonly .NoAction;
         }
         entries = {
-            (6, Direction.Inbound): count_hit();
-            const (17, Direction.Outbound): set_nibble(meta, 4w3);
+            (6, Proto.TCP): count_hit();
+            const (17, Proto.UDP): set_nibble(meta, 4w3);
         }
         const default_action = NoAction();
     }
@@ -268,6 +269,8 @@ control TourIngress(inout tour_headers_t hdr, inout tour_meta_t meta,
         } else {
             meta.dir = Direction.Outbound;
         }
+        meta.l4proto = (Proto)hdr.ipv4.protocol;
+        meta.nibble = meta.dir == Direction.Inbound ? 4w1 : (meta.l4proto == Proto.TCP ? 4w2 : 4w3);
         switch (hdr.ipv4.protocol) {
             6: {
                 classify.apply();
