@@ -10,9 +10,10 @@ import type { Benchmark, BenchResult } from './benchmark.js';
 import { describeMachine } from './machine.js';
 import { compileBench } from './compile.js';
 import { p4runtimeWrite } from './p4runtime-write.js';
+import { pipelineBench } from './pipeline.js';
 import { wireCodecBench } from './wire-codec.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, wireCodecBench];
+const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

@@ -60,6 +60,13 @@ export function readBits(buf: Uint8Array, bitOffset: number, width: number): Bit
     const shift = (last + 1) * 8 - (bitOffset + width);
     return Math.floor(acc / 2 ** shift) % 2 ** width;
   }
+  if ((bitOffset & 7) === 0 && (width & 7) === 0 && width <= 48) {
+    // Byte-aligned up to 48 bits (MAC addresses): the value is exact in a double, so one bigint instead of one per chunk.
+    const first = bitOffset >>> 3;
+    let n = 0;
+    for (let i = 0; i < width >>> 3; i++) n = n * 256 + buf[first + i]!;
+    return BigInt(n);
+  }
   // Wide: in chunks of at most 32 bits, the first one taking the odd bits.
   let acc = 0n;
   let done = 0;
@@ -76,6 +83,23 @@ export function writeBits(buf: Uint8Array, bitOffset: number, width: number, v: 
   if (typeof v === 'number' && width <= 32) {
     const first = bitOffset >>> 3;
     if ((bitOffset & 7) === 0 && (width & 7) === 0) {
+      // The common byte-aligned widths with shifts (v is a wrapped value < 2^width, so `>>>` is exact).
+      if (width === 8) {
+        buf[first] = v & 0xff;
+        return;
+      }
+      if (width === 16) {
+        buf[first] = (v >>> 8) & 0xff;
+        buf[first + 1] = v & 0xff;
+        return;
+      }
+      if (width === 32) {
+        buf[first] = (v >>> 24) & 0xff;
+        buf[first + 1] = (v >>> 16) & 0xff;
+        buf[first + 2] = (v >>> 8) & 0xff;
+        buf[first + 3] = v & 0xff;
+        return;
+      }
       for (let i = (width >>> 3) - 1, rest = v; i >= 0; i--, rest = Math.floor(rest / 256)) buf[first + i] = rest & 0xff;
       return;
     }
@@ -95,6 +119,16 @@ export function writeBits(buf: Uint8Array, bitOffset: number, width: number, v: 
       buf[i] = acc % 256;
       acc = Math.floor(acc / 256);
     }
+    return;
+  }
+  if ((bitOffset & 7) === 0 && (width & 7) === 0 && width <= 48) {
+    // Byte-aligned up to 48 bits (MAC addresses): exact in a double, written byte by byte without bigint arithmetic.
+    const first = bitOffset >>> 3;
+    const big = toBigInt(v);
+    let rest = Number(big);
+    // Number() rounds monotonically, so a bigint ≥ 2^width never passes this test and takes the wrapping path.
+    if (!(big >= 0n && rest < 2 ** width)) rest = Number(BigInt.asUintN(width, big));
+    for (let i = (width >>> 3) - 1; i >= 0; i--, rest = Math.floor(rest / 256)) buf[first + i] = rest % 256;
     return;
   }
   // Wide: in chunks of at most 32 bits from the low end, each written as a number.

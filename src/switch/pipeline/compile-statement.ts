@@ -75,6 +75,13 @@ export class StatementCompiler {
             return FLOW_NEXT;
           };
         }
+        if (to.kind === 'bits' || to.kind === 'bool') {
+          // Scalars are immutable numbers/bigints/booleans: nothing to copy.
+          return (ctx) => {
+            target.set(ctx, value(ctx));
+            return FLOW_NEXT;
+          };
+        }
         return (ctx) => {
           target.set(ctx, copyValue(value(ctx)));
           return FLOW_NEXT;

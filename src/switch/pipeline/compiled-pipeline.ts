@@ -17,6 +17,7 @@ import { bindArguments, StatementCompiler } from './compile-statement.js';
 import { compileTable } from './compile-table.js';
 import { compileExternFunction } from './extern-functions.js';
 import { compileExternMethod } from './extern-methods.js';
+import { writeHeaderAt } from './header-bytes.js';
 import { PacketCompiler } from './packet-methods.js';
 import { FLOW_EXIT, FLOW_NEXT, PacketContext } from './packet-context.js';
 import { StandardMetadata } from './standard-metadata.js';
@@ -117,10 +118,23 @@ export class CompiledPipeline implements CompileEnv {
 
   /** Runs the deparser: the emitted headers then the payload (unparsed bytes), as one frame. */
   deparse(ctx: PacketContext): Buffer {
-    ctx.emitted.length = 0;
+    const headers = ctx.emittedHeaders;
+    const layouts = ctx.emittedLayouts;
+    headers.length = 0;
+    layouts.length = 0;
     this.stages.deparser(ctx);
-    ctx.emitted.push(ctx.packet.subarray(ctx.cursor));
-    return Buffer.concat(ctx.emitted);
+    // One allocation per frame out: the headers are written straight into it, then the payload copied.
+    let headerBytes = 0;
+    for (let i = 0; i < layouts.length; i++) headerBytes += layouts[i]!.bytes;
+    const payloadBytes = Math.max(0, ctx.packet.length - ctx.cursor);
+    const frame = Buffer.allocUnsafe(headerBytes + payloadBytes);
+    for (let i = 0, offset = 0; i < layouts.length; i++) {
+      const layout = layouts[i]!;
+      writeHeaderAt(layout, headers[i]!, frame, offset);
+      offset += layout.bytes;
+    }
+    if (payloadBytes > 0) ctx.packet.copy(frame, headerBytes, ctx.cursor);
+    return frame;
   }
 
   // ---- CompileEnv -------------------------------------------------------------

@@ -79,6 +79,27 @@ export function compileExternFunction(name: string, call: IrCall, s: ExternServi
     else types.forEach((t, i) => packValue(packer, (value as Value[])[i], t, s.values));
     void ctx;
   };
+  /**
+   * Packs a field-list argument. A `{ a, b, … }` list of bit/bool fields (the
+   * checksum case) is packed element by element with widths known at load
+   * time, without building the list as an array per packet.
+   */
+  const fieldListPacker = (e: IrExpression): ((ctx: PacketContext) => void) => {
+    if (e.op === 'list' && e.elements.every((x) => x.type.kind === 'bits' || x.type.kind === 'bool')) {
+      const parts = e.elements.map((x) => s.exprs.compile(x));
+      const widths = e.elements.map((x) => (x.type.kind === 'bool' ? 1 : widthOf(x.type)));
+      return (ctx) => {
+        packer.reset();
+        for (let i = 0; i < parts.length; i++) {
+          const v = parts[i]!(ctx);
+          packer.push(typeof v === 'boolean' ? (v ? 1 : 0) : (v as Bits), widths[i]!);
+        }
+      };
+    }
+    const data = s.exprs.compile(e);
+    const types = listTypes(e);
+    return (ctx) => packList(ctx, data(ctx), types);
+  };
   switch (name) {
     case 'mark_to_drop': {
       const target = call.args.length > 0 ? ev(0) : undefined;
@@ -178,8 +199,7 @@ export function compileExternFunction(name: string, call: IrCall, s: ExternServi
     case 'update_checksum':
     case 'update_checksum_with_payload': {
       const cond = ev(0);
-      const data = ev(1);
-      const types = listTypes(args[1]!);
+      const pack = fieldListPacker(args[1]!);
       const checksum = lv(2);
       const width = widthOf(args[2]!.type);
       const algorithm = enumMember(s.program, args[3]);
@@ -188,7 +208,7 @@ export function compileExternFunction(name: string, call: IrCall, s: ExternServi
       const verifying = name.startsWith('verify');
       return (ctx) => {
         if (!cond(ctx)) return undefined;
-        packList(ctx, data(ctx), types);
+        pack(ctx);
         let bytes: Uint8Array = packer.bytes();
         let length = packer.byteLength;
         if (withPayload) {
@@ -197,7 +217,10 @@ export function compileExternFunction(name: string, call: IrCall, s: ExternServi
         }
         const sum = wrap(fn.outputBits <= 32 ? fn.hashNumber(bytes, length) : fn.hashBigInt(bytes, length), width);
         if (verifying) {
-          if (toBigInt(checksum.get(ctx) as Bits) !== toBigInt(sum)) s.sm.set(ctx, 'checksum_error', 1);
+          const found = checksum.get(ctx) as Bits;
+          // Compare numbers as numbers: bigints only when either side is wide.
+          const differs = typeof found === 'number' && typeof sum === 'number' ? found !== sum : toBigInt(found) !== toBigInt(sum);
+          if (differs) s.sm.set(ctx, 'checksum_error', 1);
         } else checksum.set(ctx, sum);
         return undefined;
       };

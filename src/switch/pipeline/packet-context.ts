@@ -4,8 +4,9 @@
  * deparser emits, and the requests ingress/egress leave for the traffic
  * manager (clone, resubmit, recirculate, truncate).
  */
+import type { IrHeaderType } from '../../p4c/ir/types.js';
 import type { DefaultEntryRecord, TableEntryRecord } from '../state/table-store.js';
-import type { Value } from './values.js';
+import type { HeaderValue, Value } from './values.js';
 
 /** BMv2's v1model instance types. */
 export const INSTANCE_TYPE = {
@@ -34,8 +35,14 @@ export class PacketContext {
   packet: Buffer = Buffer.alloc(0);
   /** Byte offset of the parser's cursor in `packet`. */
   cursor = 0;
-  /** Headers emitted by the deparser, in order, as bytes. */
-  readonly emitted: Buffer[] = [];
+  /**
+   * Headers emitted by the deparser, in order, with their layouts: kept by
+   * reference and written once into the output frame when the deparser ends
+   * (the deparser's headers are `in`, so they cannot change in between), so
+   * that emitting allocates nothing.
+   */
+  readonly emittedHeaders: HeaderValue[] = [];
+  readonly emittedLayouts: IrHeaderType[] = [];
   /** The value of the last `return expr` of a function. */
   returnValue: Value = undefined;
   clone: CloneRequest | undefined = undefined;
@@ -54,12 +61,19 @@ export class PacketContext {
   restart(packet: Buffer): void {
     this.packet = packet;
     this.cursor = 0;
-    this.emitted.length = 0;
+    this.emittedHeaders.length = 0;
+    this.emittedLayouts.length = 0;
     this.returnValue = undefined;
     this.clearRequests();
     this.truncateTo = 0;
     this.actionParams = [];
     this.entry = undefined;
+  }
+
+  /** packet.emit of one valid header. */
+  emit(layout: IrHeaderType, h: HeaderValue): void {
+    this.emittedLayouts.push(layout);
+    this.emittedHeaders.push(h);
   }
 
   /** Clears the traffic-manager requests (before each of ingress and egress). */

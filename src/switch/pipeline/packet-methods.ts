@@ -7,7 +7,7 @@ import type { IrCall, IrExpression, IrProgram } from '../../p4c/ir/types.js';
 import { wrap } from './bits.js';
 import { ParserStop, type CompileEnv, type Eval } from './compile-env.js';
 import { widthOf, type ExpressionCompiler } from './compile-expression.js';
-import { emitValue, readHeader, writeHeader } from './header-bytes.js';
+import { emitValue, readHeader } from './header-bytes.js';
 import { PipelineLoadError } from './pipeline-load-error.js';
 import { HeaderValue, StackValue, type Bits } from './values.js';
 
@@ -94,13 +94,13 @@ export class PacketCompiler {
       const layout = this.env.values.headerLayout(type.name);
       return (ctx) => {
         const h = value(ctx) as HeaderValue;
-        if (h.valid) ctx.emitted.push(writeHeader(layout, h));
+        if (h.valid) ctx.emit(layout, h);
         return undefined;
       };
     }
     const layoutOf = this.emitLayouts(type);
     return (ctx) => {
-      emitValue(value(ctx), layoutOf, ctx.emitted);
+      emitValue(value(ctx), layoutOf, ctx);
       return undefined;
     };
   }
