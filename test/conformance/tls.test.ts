@@ -1,38 +1,23 @@
 // The client and the switch over TLS, with a throwaway self-signed certificate
 // made by openssl at test time: server authentication, then mutual TLS, and a
 // client that does not trust the switch failing to connect.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeSelfSignedCert, opensslMissing } from '../helpers/self-signed-cert.js';
 import { action, insert, table } from '../../src/p4runtime/index.js';
 import { fixtureP4Info } from './helpers/programs.js';
 import { rpcCode } from './helpers/outcomes.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
 
-const opensslMissing = spawnSync('openssl', ['version']).status !== 0;
 if (opensslMissing) console.warn('TLS conformance tests skipped: the openssl command is missing');
 
 describe.skipIf(opensslMissing)('the client over TLS', () => {
-  let dir: string;
   let cert: Buffer;
   let key: Buffer;
   let sw: SwitchUnderTest | undefined;
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'p4ina-conformance-tls-'));
-    const made = spawnSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-        '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
-      { encoding: 'utf8' },
-    );
-    if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-    cert = readFileSync(join(dir, 'cert.pem'));
-    key = readFileSync(join(dir, 'key.pem'));
+    ({ cert, key } = makeSelfSignedCert());
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(async () => {
     await sw?.stop();
     sw = undefined;

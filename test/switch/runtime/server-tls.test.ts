@@ -1,39 +1,24 @@
 // TLS with a throwaway self-signed certificate made by openssl at test time, with and
 // without client certificates.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeSelfSignedCert, opensslMissing } from '../../helpers/self-signed-cert.js';
 import { p4RuntimeGrpc } from '../../../src/proto/load.js';
 import type * as p4r from '../../../src/proto/p4r.js';
 import { P4RuntimeServer } from '../../../src/switch/runtime/server.js';
 import { DeviceState } from '../../../src/switch/state/device-state.js';
 import { type Harness, startHarness, unary, WAIT_MS } from './harness.js';
 
-const opensslMissing = spawnSync('openssl', ['version']).status !== 0;
 
 describe.skipIf(opensslMissing)('TLS (needs the openssl command to make a certificate)', () => {
-  let dir: string;
   let cert: Buffer;
   let key: Buffer;
   let h: Harness | undefined;
   const extraClients: grpc.Client[] = [];
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'p4ina-tls-'));
-    const made = spawnSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-        '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
-      { encoding: 'utf8' },
-    );
-    if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-    cert = readFileSync(join(dir, 'cert.pem'));
-    key = readFileSync(join(dir, 'key.pem'));
+    ({ cert, key } = makeSelfSignedCert());
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(async () => {
     for (const c of extraClients.splice(0)) c.close();
     await h?.close();
