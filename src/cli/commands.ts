@@ -25,4 +25,12 @@ export const commands: Record<string, Command> = {
     summary: 'the main job on loopback: SwitchML through an emulated switch vs ring AllReduce, with a table',
     load: () => import('./demo-command.js'),
   },
+  controller: {
+    summary: 'program the switches of a topology file: pipelines, forwarding, jobs (apply, teardown)',
+    load: () => import('./controller-command.js'),
+  },
+  testbed: {
+    summary: 'a Mininet testbed in one command (root): switches, controller, one agent per host, a table',
+    load: () => import('./testbed-command.js'),
+  },
 };

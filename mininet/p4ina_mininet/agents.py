@@ -1,0 +1,88 @@
+"""The host agents of one algorithm, one process per host in that host's
+namespace (host.popen), over the kernel's UDP (SwitchML) or TCP (ring).
+Each prints one JSON report (--check --json); the runner hands the reports
+to `p4ina testbed format`, which turns them into the demo's table.
+
+All workers of a run start together; a run has a deadline, and a worker
+that fails or outlives it stops the others (by their PIDs).
+"""
+import time
+
+SWITCHML_UDP_BASE = 40000
+SWITCHML_SWITCH_PORT = 48864
+RING_TCP_PORT = 45000
+
+
+def switchml_argv(node, cli, host, rank, workers, aggregator_ip, options):
+    return [node, cli, 'agent', 'switchml', '--transport', 'udp',
+            '--local', '%s:%d' % (host.ip, SWITCHML_UDP_BASE + rank),
+            '--switch', '%s:%d' % (aggregator_ip, SWITCHML_SWITCH_PORT),
+            '--job', str(options.job_id), '--worker', str(rank), '--workers', str(workers),
+            '--pool', str(options.pool), '--timing', 'mininet',
+            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+
+
+def ring_argv(node, cli, hosts, rank, options):
+    peers = ','.join('%s:%d' % (h.ip, RING_TCP_PORT) for h in hosts)
+    return [node, cli, 'agent', 'ring', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers,
+            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+
+
+def run_workers(net, algorithm, placed, timeout_s, started_pids):
+    """placed: [(host plan, argv)] by rank. Returns {algorithm, reports, failure}."""
+    procs = []
+    failure = None
+    try:
+        for plan_host, argv in placed:
+            proc = net.get(plan_host.name).popen(argv)
+            started_pids.append(proc.pid)
+            procs.append((plan_host, proc))
+        deadline = time.monotonic() + timeout_s
+        outputs = [None] * len(procs)
+        pending = set(range(len(procs)))
+        while pending and failure is None:
+            if time.monotonic() > deadline:
+                stuck = sorted(pending)
+                stop_all([procs[i][1] for i in stuck])
+                tails = ['%s: %s' % (procs[i][0].name, _stderr_tail(procs[i][1])) for i in stuck]
+                failure = 'no result within %d s (still running: %s)' % (timeout_s, ' | '.join(tails))
+                break
+            for i in sorted(pending):
+                proc = procs[i][1]
+                if proc.poll() is None:
+                    continue
+                out, err = proc.communicate()
+                outputs[i] = out.decode('utf8', 'replace')
+                pending.discard(i)
+                if proc.returncode != 0:
+                    last = err.decode('utf8', 'replace').strip().splitlines()[-5:]
+                    failure = '%s (rank %d) exited with code %d: %s' % (procs[i][0].name, i, proc.returncode, ' | '.join(last))
+            time.sleep(0.05)
+        return {'algorithm': algorithm, 'reports': [o or '' for o in outputs] if failure is None else [], 'failure': failure}
+    finally:
+        stop_all([p for _, p in procs])
+        for _, proc in procs:
+            for stream in (proc.stdout, proc.stderr):
+                if stream:
+                    stream.close()
+
+
+def _stderr_tail(proc, lines=3):
+    try:
+        err = proc.stderr.read() if proc.stderr and not proc.stderr.closed else b''
+    except (OSError, ValueError):
+        err = b''
+    return ' / '.join(err.decode('utf8', 'replace').strip().splitlines()[-lines:]) or 'no output'
+
+
+def stop_all(procs):
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        if proc.poll() is None:
+            try:
+                proc.wait(timeout=3)
+            except Exception:  # noqa: BLE001 - escalate whatever went wrong
+                proc.kill()
+                proc.wait()

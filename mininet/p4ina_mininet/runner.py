@@ -1,0 +1,273 @@
+"""The testbed run, start to finish: plan → compile the P4 programs →
+Mininet up (our switches wait for their gRPC ports) → hosts prepared → the
+controller from the root namespace (`p4ina controller apply`) → ordinary
+traffic (optional) → SwitchML, then the ring baseline, one agent per host →
+the results document → `p4ina testbed format` prints the demo's table.
+
+Whatever happens — success, a failure, Ctrl-C or SIGTERM — `finally` takes
+down exactly what this run made: the switch processes it started (by PID),
+Mininet's hosts and links (net.stop()), any interface of our own names left
+behind, and its temp dir. Never `mn -c`, never a kill by name.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import traceback
+
+from .agents import ring_argv, run_workers, switchml_argv
+from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, ping_all, prepare_hosts, tcp_transfer
+from .switches import Bmv2Switch, P4inaSwitch, SwitchStartError, free_tcp_port
+from .selection import choose_hosts, make_plan
+from .topologies import TopologyError, mininet_topo, topology_json
+
+EXIT_INTERRUPTED = 130
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM: stop and tear down."""
+
+
+class TestbedFailure(Exception):
+    """A step failed; the message says which and why."""
+
+
+def progress(text):
+    sys.stderr.write('testbed: %s\n' % text)
+    sys.stderr.flush()
+
+
+class Testbed:
+    def __init__(self, options, node, cli, repo):
+        self.options = options
+        self.node = node
+        self.cli = cli
+        self.repo = repo
+        self.net = None
+        self.plan = None
+        self.pids = []
+        self.own_dir = options.logs is None
+        self.dir = options.logs or tempfile.mkdtemp(prefix='p4ina-testbed-')
+        os.makedirs(self.dir, exist_ok=True)
+        self.devices = {}
+
+    # --- programs and switches -------------------------------------------------------------
+    def compile(self, name):
+        out = subprocess.run([self.node, self.cli, 'compile', os.path.join(self.repo, 'p4', '%s.p4' % name), '-o', self.dir],
+                             cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if out.returncode != 0:
+            raise TestbedFailure('p4/%s.p4 did not compile:\n%s' % (name, out.stderr.decode('utf8', 'replace')))
+        return {'config': os.path.join(self.dir, '%s.ir.json' % name), 'p4info': os.path.join(self.dir, '%s.p4info.txtpb' % name)}
+
+    def programs(self):
+        kinds = {s.kind for s in self.plan.switches}
+        programs = {}
+        if self.options.target == 'bmv2':
+            programs['ina'] = {'config': os.path.abspath(self.options.bmv2_switchml[0]), 'p4info': os.path.abspath(self.options.bmv2_switchml[1])}
+            if 'p4' in kinds:
+                if not self.options.bmv2_forward:
+                    raise TestbedFailure('--target bmv2 with P4 legacy switches needs --bmv2-forward JSON,P4INFO (or --legacy bridge --spine bridge)')
+                programs['p4'] = {'config': os.path.abspath(self.options.bmv2_forward[0]), 'p4info': os.path.abspath(self.options.bmv2_forward[1])}
+            return programs
+        if 'ina' in kinds:
+            programs['ina'] = self.compile('switchml')
+        if 'p4' in kinds:
+            programs['p4'] = self.compile('forward')
+        return programs
+
+    def switch_params(self, sw):
+        from mininet.nodelib import LinuxBridge
+        if sw.kind == 'bridge':
+            return {'cls': LinuxBridge}
+        device_id, port = self.devices[sw.name]
+        params = {'device_id': device_id, 'grpc_port': port, 'log_dir': self.dir,
+                  'pcap_dir': os.path.join(self.options.pcap, sw.name) if self.options.pcap else None}
+        if self.options.target == 'bmv2':
+            return dict(params, cls=Bmv2Switch, binary=self.options.bmv2_binary)
+        return dict(params, cls=P4inaSwitch, node_binary=self.node, cli=self.cli, config=self.program_files[sw.kind]['config'])
+
+    # --- the run ---------------------------------------------------------------------------
+    def run(self):
+        from mininet.link import TCLink
+        from mininet.net import Mininet
+
+        options = self.options
+        try:
+            self.plan = make_plan(options)
+            switchml_hosts = choose_hosts(self.plan, options, 'switchml') if options.job in ('switchml', 'both') else []
+            ring_hosts = choose_hosts(self.plan, options, 'ring') if options.job in ('ring', 'both') else []
+        except TopologyError as err:
+            raise TestbedFailure(str(err))
+        progress('%s: %d hosts, switches %s' % (options.topo, len(self.plan.hosts), ', '.join('%s (%s)' % (s.name, s.kind) for s in self.plan.switches)))
+        if options.delay and not kernel_has_netem():
+            raise TestbedFailure('--delay needs the netem qdisc, which this kernel lacks (CONFIG_NET_SCH_NETEM); leave --delay out')
+        progress('compiling the P4 programs' if options.target == 'p4ina' else 'using the given BMv2 programs')
+        self.program_files = self.programs()
+        p4 = [s for s in self.plan.switches if s.kind != 'bridge']
+        self.devices = {s.name: (i, free_tcp_port()) for i, s in enumerate(p4)}
+
+        progress('starting Mininet and %d P4 switch(es)' % len(p4))
+        topo = mininet_topo(self.plan, options, self.switch_params)
+        # cleanup=False: Mininet's cleanup is `mn -c`, which would touch other people's networks.
+        self.net = Mininet(topo=topo, controller=None, link=TCLink, build=False, autoSetMacs=False, cleanup=False)
+        self.net.build()
+        try:
+            self.net.start()
+        except SwitchStartError as err:
+            raise TestbedFailure('a switch did not start: %s' % err)
+        self.pids += [n.pid for n in self.net.hosts + self.net.switches if n.pid]
+        self.pids += [sw.pid_started() for sw in self.net.switches if getattr(sw, 'pid_started', None) and sw.pid_started()]
+        prepare_hosts(self.net, self.plan)
+        if options.loss:
+            try:
+                apply_loss(self.net, options.loss)
+            except HostSetupError as err:
+                raise TestbedFailure(str(err))
+
+        progress('controller: pipelines, forwarding%s' % (', SwitchML job' if switchml_hosts else ''))
+        aggregator_ip = self.apply_controller(switchml_hosts)
+
+        traffic = None
+        if options.traffic:
+            progress('ordinary traffic: ping between every pair, TCP %s → %s' % (self.plan.hosts[0].name, self.plan.hosts[-1].name))
+            sent, received, failed = ping_all(self.net)
+            tcp = tcp_transfer(self.net.get(self.plan.hosts[0].name), self.net.get(self.plan.hosts[-1].name))
+            traffic = {'ping': {'sent': sent, 'received': received, 'failed': failed}, 'tcp': [tcp]}
+
+        runs = []
+        if switchml_hosts:
+            progress('SwitchML: %d workers × %d bytes through %s' % (len(switchml_hosts), options.tensor, aggregator_ip))
+            placed = [(h, switchml_argv(self.node, self.cli, h, rank, len(switchml_hosts), aggregator_ip, options)) for rank, h in enumerate(switchml_hosts)]
+            runs.append(dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts]))
+        if ring_hosts:
+            progress('ring: %d workers × %d bytes over TCP' % (len(ring_hosts), options.tensor))
+            placed = [(h, ring_argv(self.node, self.cli, ring_hosts, rank, options)) for rank, h in enumerate(ring_hosts)]
+            runs.append(dict(run_workers(self.net, 'ring', placed, options.timeout, self.pids), hosts=[h.name for h in ring_hosts]))
+        dropped = packets_dropped(self.net) if options.loss else 0
+        return {'topology': options.topo + (' (INA ToRs: %s)' % options.ina_tors if self.plan.kind == 'leafspine' else ''),
+                'tensorBytes': options.tensor, 'loss': options.loss, 'packetsLost': dropped, 'seed': options.seed, 'runs': runs, 'traffic': traffic,
+                'pids': self.pids, 'logs': None if self.own_dir else self.dir}
+
+    def apply_controller(self, switchml_hosts):
+        doc = topology_json(self.plan, self.options, lambda n: '127.0.0.1:%d' % self.devices[n][1], lambda n: self.devices[n][0],
+                            lambda s: self.program_files[s.kind], 'bmv2' if self.options.target == 'bmv2' else 'emulator')
+        topo_path = os.path.join(self.dir, 'topology.json')
+        with open(topo_path, 'w') as f:
+            json.dump(doc, f, indent=2)
+        argv = [self.node, self.cli, 'controller', 'apply', '--topology', topo_path, '--json']
+        if switchml_hosts:
+            job = {'id': self.options.job_id, 'name': 'testbed', 'algorithm': 'switchml', 'pool_size': self.options.pool,
+                   'workers': [{'rank': r, 'host': h.name, 'udp_port': 40000 + r} for r, h in enumerate(switchml_hosts)]}
+            job_path = os.path.join(self.dir, 'job-switchml.json')
+            with open(job_path, 'w') as f:
+                json.dump(job, f, indent=2)
+            argv += ['--job', job_path]
+        out = subprocess.run(argv, cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if out.returncode != 0:
+            raise TestbedFailure('the controller failed (exit %d):\n%s' % (out.returncode, out.stderr.decode('utf8', 'replace').strip()))
+        report = json.loads(out.stdout.decode('utf8').strip().splitlines()[-1])
+        if self.options.verbose:
+            sys.stderr.write(json.dumps(report, indent=2) + '\n')
+        if not switchml_hosts:
+            return None
+        job = report['jobs'][0]
+        if not job['aggregation']:
+            raise TestbedFailure('no switch can aggregate SwitchML for %s: %s' % (', '.join(h.name for h in switchml_hosts), ' '.join(job['reasons'])))
+        return job['aggregation'][0]['ip']
+
+    def keep(self):
+        from mininet.cli import CLI
+        progress('the network stays up; type exit to tear it down (logs and files in %s)' % self.dir)
+        CLI(self.net)
+
+    # --- teardown --------------------------------------------------------------------------
+    def teardown(self):
+        if self.net is not None:
+            # Our switch processes first: net.stop() takes the links down before it stops switches.
+            for sw in self.net.switches:
+                if getattr(sw, 'stop_process', None):
+                    sw.stop_process()
+            try:
+                self.net.stop()
+            except Exception as err:  # noqa: BLE001 - the rest of the teardown must still run
+                progress('net.stop(): %s' % err)
+        self.delete_leftover_interfaces()
+        if self.own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def delete_leftover_interfaces(self):
+        """Interfaces with exactly the names this run gave (switch ports and bridges) that are still there."""
+        if self.plan is None:
+            return
+        ours = set()
+        for link in self.plan.links:
+            ours.add('%s-eth%d' % (link.b, link.port_b))
+            if not link.host_link:
+                ours.add('%s-eth%d' % (link.a, link.port_a))
+        ours.update(s.name for s in self.plan.switches if s.kind == 'bridge')
+        listing = subprocess.run(['ip', '-o', 'link'], stdout=subprocess.PIPE).stdout.decode('utf8', 'replace')
+        present = {line.split(':')[1].strip().split('@')[0] for line in listing.splitlines() if ':' in line}
+        for name in sorted(ours & present):
+            subprocess.run(['ip', 'link', 'del', name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def format_results(node, cli, repo, doc, as_json):
+    """`p4ina testbed format`: the demo's table (or JSON) on our stdout; its exit code."""
+    argv = [node, cli, 'testbed', 'format'] + (['--json'] if as_json else [])
+    done = subprocess.run(argv, cwd=repo, input=json.dumps(doc).encode('utf8'))
+    return done.returncode
+
+
+def main(argv, repo):
+    from mininet.log import setLogLevel
+
+    from .options import parse
+
+    options = parse(argv)
+    if os.geteuid() != 0:
+        sys.stderr.write('p4ina testbed: Mininet needs root: run it with sudo\n')
+        return 2
+    node = os.environ.get('P4INA_NODE') or shutil.which('node') or 'node'
+    cli = os.environ.get('P4INA_CLI') or os.path.join(repo, 'dist', 'src', 'cli', 'main.js')
+    if not os.path.exists(cli):
+        sys.stderr.write('p4ina testbed: %s is missing; build first (npm run build)\n' % cli)
+        return 2
+    # Mininet's CLI answers at its 'output' level: needed with --keep, noise otherwise.
+    setLogLevel('info' if options.verbose else 'output' if options.keep else 'warning')
+    testbed = Testbed(options, node, cli, repo)
+    interrupted = []
+
+    def on_signal(signum, _frame):
+        # Once: a second Ctrl-C must not cut the teardown short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        interrupted.append(signum)
+        raise Interrupted()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    code = 1
+    try:
+        doc = testbed.run()
+        code = format_results(node, cli, repo, doc, options.json)
+        if options.keep:
+            testbed.keep()
+    except Interrupted:
+        sys.stderr.write('p4ina testbed: interrupted; tearing down\n')
+        code = EXIT_INTERRUPTED
+    except TestbedFailure as err:
+        sys.stderr.write('p4ina testbed: %s\n' % err)
+        code = 1
+    except Exception as err:  # noqa: BLE001 - a bug or an environment problem: say it, then tear down
+        if options.verbose:
+            traceback.print_exc()
+        sys.stderr.write('p4ina testbed: unexpected %s: %s (--verbose shows where)\n' % (type(err).__name__, err))
+        code = 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        testbed.teardown()
+    return code

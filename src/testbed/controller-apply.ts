@@ -1,0 +1,121 @@
+/**
+ * The controller step of a testbed, run from the root namespace against the
+ * switches' P4Runtime ports: connect to every programmable switch of a
+ * topology file (pushing its pipeline unless the cookie matches), install
+ * forwarding, set up each job; or tear the jobs down again. Built on the
+ * Installer (src/controller/install); it decides nothing of its own.
+ */
+import { pino, type Logger } from 'pino';
+import { loadJobSpec, loadTopology, type JobSpec, type Topology } from '../controller/index.js';
+import { Installer, type ForwardingReport } from '../controller/install/index.js';
+
+export interface ControllerStepOptions {
+  readonly topologyPath: string;
+  readonly jobPaths: readonly string[];
+  readonly electionId?: bigint;
+  readonly rpcTimeoutMs?: number;
+  /** Log level of the controller's lines on stderr (default warn). */
+  readonly logLevel?: string;
+}
+
+export interface AppliedJob {
+  readonly id: number;
+  readonly algorithm: string;
+  /** What runs: the algorithm, or its fallback when no switch can aggregate. */
+  readonly runs: string;
+  readonly inNetwork: string;
+  /** Each aggregating switch with the address workers send to. */
+  readonly aggregation: readonly { switch: string; ip: string | undefined; scope: string }[];
+  readonly reasons: readonly string[];
+}
+
+export interface ControllerReport {
+  readonly switches: readonly string[];
+  readonly forwarding: readonly ForwardingReport[];
+  readonly jobs: readonly AppliedJob[];
+  /** Job ids written by this run, and job ids found already in place. */
+  readonly installed: readonly number[];
+  readonly unchanged: readonly number[];
+  readonly pipelinePushes: number;
+  readonly writes: number;
+}
+
+/** Controller logs go to stderr: stdout carries the report (a table or --json). */
+export function stderrLogger(level = 'warn'): Logger {
+  return pino({ level, base: { module: 'controller' } }, pino.destination(2));
+}
+
+async function load(options: ControllerStepOptions): Promise<{ topology: Topology; jobs: JobSpec[] }> {
+  const topology = await loadTopology(options.topologyPath);
+  const jobs: JobSpec[] = [];
+  for (const p of options.jobPaths) jobs.push(await loadJobSpec(p));
+  return { topology, jobs };
+}
+
+async function connect(topology: Topology, options: ControllerStepOptions): Promise<Installer> {
+  return Installer.connect(topology, {
+    electionId: options.electionId ?? 1n,
+    rpcTimeoutMs: options.rpcTimeoutMs ?? 30_000,
+    logger: stderrLogger(options.logLevel),
+  });
+}
+
+function describe(topology: Topology, installer: Installer, spec: JobSpec): AppliedJob {
+  const plan = installer.planFor(spec);
+  return {
+    id: spec.id,
+    algorithm: spec.algorithm,
+    runs: plan.runs,
+    inNetwork: plan.inNetwork,
+    aggregation: plan.aggregationPoints.map((p) => ({ switch: p.switch, ip: topology.switches.get(p.switch)?.ipText, scope: p.scope })),
+    reasons: plan.reasons,
+  };
+}
+
+/**
+ * Forwarding on every switch, then the jobs, idempotently: reconcile reads
+ * the switches first, so running apply again (or after a controller restart)
+ * adopts what is there and writes only what is missing.
+ */
+export async function applyController(options: ControllerStepOptions): Promise<ControllerReport> {
+  const { topology, jobs } = await load(options);
+  const installer = await connect(topology, options);
+  try {
+    const result = await installer.reconcile(jobs);
+    const counters = installer.counters();
+    return {
+      switches: [...installer.sessions.keys()],
+      forwarding: result.forwarding,
+      jobs: jobs.map((spec) => describe(topology, installer, spec)),
+      installed: [...result.installed, ...result.reinstalled, ...result.replaced].sort((a, b) => a - b),
+      unchanged: [...result.unchanged],
+      pipelinePushes: counters.pipelinePushes,
+      writes: counters.writes,
+    };
+  } finally {
+    await installer.close();
+  }
+}
+
+/** Removes the jobs' entries (read back from the switches first, as after a controller restart). */
+export async function teardownController(options: ControllerStepOptions): Promise<ControllerReport> {
+  const { topology, jobs } = await load(options);
+  const installer = await connect(topology, options);
+  try {
+    const withSwitchState = jobs.filter((spec) => installer.planFor(spec).aggregationPoints.length > 0);
+    const reconciled = await installer.reconcile(withSwitchState);
+    for (const spec of withSwitchState) await installer.teardownJob(spec.id);
+    const counters = installer.counters();
+    return {
+      switches: [...installer.sessions.keys()],
+      forwarding: reconciled.forwarding,
+      jobs: jobs.map((spec) => describe(topology, installer, spec)),
+      installed: [],
+      unchanged: [],
+      pipelinePushes: counters.pipelinePushes,
+      writes: counters.writes,
+    };
+  } finally {
+    await installer.close();
+  }
+}

@@ -1,0 +1,143 @@
+// Mininet testbeds end to end (issue #6), as root: real namespaces, veths and
+// Linux bridges, `p4ina switch` processes on AF_PACKET, the controller from
+// the root namespace, one agent per host over the kernel's UDP and TCP.
+// Every scenario is in this one file, run one after another, because Mininet
+// interface names must not clash; all our names start with PREFIX.
+// After each run: no interface, namespace, process or temp dir of ours left.
+import { spawnSync } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { PREFIX, isAlive, namespaces, ourInterfaces, ourProcesses, runScript, testbedTempDirs, waitAllGone, whyNotRunnable, type ScriptRun } from './helpers.js';
+
+const why = whyNotRunnable();
+if (why) console.warn(`test/mininet/testbed: skipped: ${why}`);
+const bmv2 = spawnSync('sh', ['-c', 'command -v simple_switch_grpc']).status === 0;
+const bmv2Files = process.env.P4INA_BMV2_SWITCHML; // "switchml.json,switchml.p4info.txtpb" from p4c-bm2-ss
+if (!why && !(bmv2 && bmv2Files)) console.warn('test/mininet/testbed: BMv2 scenario skipped: simple_switch_grpc is not on PATH (or P4INA_BMV2_SWITCHML is unset)');
+
+const SMALL = ['--tensor', '256KiB', '--timeout', '60', '--json'];
+const RUN_TIMEOUT_MS = 100_000;
+
+interface Row {
+  algorithm: string;
+  workers: number;
+  bytes: number;
+  identical: boolean | null;
+  boundViolations: number | null;
+  retransmissions: number | null;
+  failure: string | null;
+}
+interface Document {
+  runs: Row[];
+  hosts: Record<string, string[]>;
+  traffic: { ping: { sent: number; received: number; failed: string[] }; tcp: { bytes: number; ok: boolean }[] } | null;
+  pids: number[];
+  framesLost: number;
+  ok: boolean;
+}
+
+let namespacesBefore: string[] = [];
+let tempBefore = new Set<string>();
+let lastPids: number[] = [];
+
+function documentOf(run: ScriptRun): Document {
+  const line = run.stdout.trim().split('\n').at(-1) ?? '';
+  if (!line.startsWith('{')) throw new Error(`no JSON document (exit ${run.code}); stderr:\n${run.stderr}`);
+  const doc = JSON.parse(line) as Document;
+  lastPids = doc.pids;
+  expect(doc.pids.length).toBeGreaterThan(0);
+  return doc;
+}
+
+const exact = (row: Row): [string, number, boolean | null, number | null, string | null] => [row.algorithm, row.workers, row.identical, row.boundViolations, row.failure];
+const h = (...n: number[]): string[] => n.map((i) => `${PREFIX}h${i}`);
+
+describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
+  beforeEach(() => {
+    namespacesBefore = namespaces();
+    tempBefore = new Set(testbedTempDirs());
+    lastPids = [];
+  });
+
+  afterEach(async () => {
+    // The clean-up check of every scenario, failed or not.
+    expect(await waitAllGone(lastPids)).toEqual([]);
+    expect(ourProcesses()).toEqual([]);
+    expect(ourInterfaces()).toEqual([]);
+    expect(namespaces()).toEqual(namespacesBefore);
+    expect(testbedTempDirs().filter((d) => !tempBefore.has(d))).toEqual([]);
+  });
+
+  test('single switch, 4 hosts: SwitchML and ring AllReduce exact over AF_PACKET, all results identical', async () => {
+    const run = await runScript(['--topo', 'single,hosts=4', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([
+      ['switchml', 4, true, 0, null],
+      ['ring', 4, true, 0, null],
+    ]);
+    expect(doc.runs.every((r) => r.bytes === 256 * 1024)).toBe(true);
+    expect(doc.hosts).toEqual({ switchml: h(1, 2, 3, 4), ring: h(1, 2, 3, 4) });
+    expect(doc.ok).toBe(true);
+  }, 120_000);
+
+  test('leaf-spine, INA ToR + Linux-bridge ToR: ping and TCP across racks, ring across racks and SwitchML in the INA rack exact', async () => {
+    const run = await runScript(['--topo', 'leafspine,racks=2,hosts=2,spines=1', '--ina-tors', '1', '--legacy', 'bridge', '--traffic', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.traffic!.ping).toEqual({ sent: 12, received: 12, failed: [] });
+    expect(doc.traffic!.tcp).toEqual([{ from: `${PREFIX}h1`, to: `${PREFIX}h4`, bytes: 2 * 1024 * 1024, ok: true }]);
+    expect(doc.hosts).toEqual({ switchml: h(1, 2), ring: h(1, 2, 3, 4) });
+    expect(doc.runs.map(exact)).toEqual([
+      ['switchml', 2, true, 0, null],
+      ['ring', 4, true, 0, null],
+    ]);
+  }, 120_000);
+
+  test('leaf-spine with a legacy ToR running forward.p4 on p4ina: traffic and ring across racks exact', async () => {
+    const run = await runScript(['--topo', 'leafspine,racks=2,hosts=1,spines=2', '--ina-tors', '1', '--legacy', 'p4', '--job', 'ring', '--traffic', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.traffic!.ping).toEqual({ sent: 2, received: 2, failed: [] });
+    expect(doc.traffic!.tcp.map((t) => t.ok)).toEqual([true]);
+    expect(doc.runs.map(exact)).toEqual([['ring', 2, true, 0, null]]);
+  }, 120_000);
+
+  test('2% loss on every host link (nftables in the hosts): SwitchML still exact, packets really dropped and resent', async () => {
+    const run = await runScript(['--topo', 'single,hosts=4', '--job', 'switchml', '--loss', '0.02', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([['switchml', 4, true, 0, null]]);
+    expect(doc.framesLost).toBeGreaterThan(0);
+    expect(doc.runs[0]!.retransmissions).toBeGreaterThan(0);
+  }, 120_000);
+
+  test('SIGTERM in the middle of a job: exit 130 and everything torn down', async () => {
+    // 64 MiB keeps SwitchML busy far longer than it takes the signal to arrive.
+    const run = await runScript(['--topo', 'leafspine,racks=2,hosts=2,spines=1', '--ina-tors', '1', '--tensor', '64MiB'], RUN_TIMEOUT_MS, (line) =>
+      line.includes('SwitchML:') ? 'SIGTERM' : undefined,
+    );
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('interrupted; tearing down');
+    expect(run.stdout).toBe('');
+  }, 120_000);
+
+  test('a bad --topo is refused with a message and nothing is built', async () => {
+    const run = await runScript(['--topo', 'ring,hosts=3'], RUN_TIMEOUT_MS);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--topo: start with "single" or "leafspine"');
+  }, 60_000);
+
+  test.runIf(bmv2 && bmv2Files)('BMv2 instead of p4ina: single switch, SwitchML and ring exact', async () => {
+    const run = await runScript(['--topo', 'single,hosts=3', '--target', 'bmv2', '--bmv2-switchml', bmv2Files!, ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([
+      ['switchml', 3, true, 0, null],
+      ['ring', 3, true, 0, null],
+    ]);
+  }, 120_000);
+});
+
+test('isAlive tells a live process from a gone one', () => {
+  expect(isAlive(process.pid)).toBe(true);
+});
