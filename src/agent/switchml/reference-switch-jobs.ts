@@ -3,7 +3,8 @@
  * per job (slot base, pool size, worker count; one worker entry per worker id
  * with its bitmap bit). Checked when installed, so that a test cannot build a
  * configuration our controller would refuse (overlapping slot ranges, a range
- * past the registers, more than 32 workers).
+ * past the registers, more than 32 workers). A job may also name each
+ * worker's IPv4 source, as the controller's `accept_worker_from` entries do.
  */
 import { MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../../wire/index.js';
 
@@ -16,6 +17,11 @@ export interface ReferenceJobConfig {
   readonly poolSize: number;
   /** The job's worker ids (0..31); the worker count n is their number, each worker's bit is 1 << id. */
   readonly workerIds: readonly number[];
+  /**
+   * The IPv4 source (a number) each worker must send from, in the order of
+   * `workerIds`, as `accept_worker_from` checks it; undefined: not checked.
+   */
+  readonly sources?: readonly number[];
 }
 
 export interface ReferenceJob {
@@ -26,6 +32,8 @@ export interface ReferenceJob {
   readonly workerIds: readonly number[];
   /** worker id → bitmap bit. */
   readonly bits: ReadonlyMap<number, number>;
+  /** worker id → the IPv4 source its updates must come from; undefined: no check. */
+  readonly sources: ReadonlyMap<number, number> | undefined;
 }
 
 function integerIn(value: number, min: number, max: number, what: string): void {
@@ -46,6 +54,10 @@ export function registerJob(config: ReferenceJobConfig, installed: ReadonlyMap<n
     if (bits.has(id)) throw new RangeError(`job ${config.jobId} lists worker ${id} twice`);
     bits.set(id, (1 << id) >>> 0);
   }
+  if (config.sources !== undefined && config.sources.length !== ids.length) {
+    throw new RangeError(`job ${config.jobId} names ${config.sources.length} sources for ${ids.length} workers`);
+  }
+  const sources = config.sources === undefined ? undefined : new Map(ids.map((id, i) => [id, config.sources![i]! >>> 0]));
   for (const other of installed.values()) {
     if (config.slotBase < other.slotBase + other.poolSize && other.slotBase < config.slotBase + config.poolSize) {
       throw new RangeError(
@@ -53,5 +65,5 @@ export function registerJob(config: ReferenceJobConfig, installed: ReadonlyMap<n
       );
     }
   }
-  return { jobId: config.jobId, slotBase: config.slotBase, poolSize: config.poolSize, numWorkers: ids.length, workerIds: [...ids], bits };
+  return { jobId: config.jobId, slotBase: config.slotBase, poolSize: config.poolSize, numWorkers: ids.length, workerIds: [...ids], bits, sources };
 }

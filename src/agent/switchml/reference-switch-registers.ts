@@ -1,15 +1,19 @@
 /**
- * The register state of the reference SwitchML switch, laid out as the P4
- * program keeps it: per register index (job base + slot) and per set (the
- * two copies of a slot), a 32-bit seen bitmap, a countdown of contributions
- * still missing, the maximum exponent, and `elementsPerPacket` int32 values.
- * Index of a copy: 2 · (base + slot) + set. Everything starts at zero, as
- * registers do when a program is loaded.
+ * The register state of the reference SwitchML switch, laid out as
+ * `p4/switchml.p4` keeps it: per register index (job base + slot) and per set
+ * (the two copies of a slot), the seen bitmap, the countdown of contributions
+ * still missing, the (tsi, epoch) of the copy's current round, the maximum
+ * exponent, and `elementsPerPacket` int32 values. Index of a copy ("cell"):
+ * 2 · (base + slot) + set. Everything starts at zero, as registers do when a
+ * program is loaded.
  */
 export interface SlotCopyState {
+  /** The seen bitmap (the P4 register `seen`). */
   readonly bitmap: number;
   /** Contributions still missing; 0 means "complete, or never used". */
   readonly remaining: number;
+  readonly roundTsi: number;
+  readonly roundEpoch: number;
   readonly exponent: number;
   readonly values: Int32Array;
 }
@@ -17,6 +21,8 @@ export interface SlotCopyState {
 export class SwitchMlRegisters {
   readonly bitmap: Uint32Array;
   readonly remaining: Uint8Array;
+  readonly roundTsi: Uint32Array;
+  readonly roundEpoch: Uint8Array;
   readonly exponent: Int8Array;
   readonly values: Int32Array;
 
@@ -30,6 +36,8 @@ export class SwitchMlRegisters {
     }
     this.bitmap = new Uint32Array(2 * capacity);
     this.remaining = new Uint8Array(2 * capacity);
+    this.roundTsi = new Uint32Array(2 * capacity);
+    this.roundEpoch = new Uint8Array(2 * capacity);
     this.exponent = new Int8Array(2 * capacity);
     this.values = new Int32Array(2 * capacity * elementsPerPacket);
   }
@@ -42,7 +50,14 @@ export class SwitchMlRegisters {
 
   /** A snapshot of one copy, for tests and for comparing with a P4 switch's registers. */
   read(copy: number): SlotCopyState {
-    return { bitmap: this.bitmap[copy]!, remaining: this.remaining[copy]!, exponent: this.exponent[copy]!, values: this.valuesOf(copy).slice() };
+    return {
+      bitmap: this.bitmap[copy]!,
+      remaining: this.remaining[copy]!,
+      roundTsi: this.roundTsi[copy]!,
+      roundEpoch: this.roundEpoch[copy]!,
+      exponent: this.exponent[copy]!,
+      values: this.valuesOf(copy).slice(),
+    };
   }
 
   /** Zeroes register indices base .. base + size − 1, both copies (the controller's reset). */
@@ -51,6 +66,8 @@ export class SwitchMlRegisters {
     const to = 2 * (base + size);
     this.bitmap.fill(0, from, to);
     this.remaining.fill(0, from, to);
+    this.roundTsi.fill(0, from, to);
+    this.roundEpoch.fill(0, from, to);
     this.exponent.fill(0, from, to);
     this.values.fill(0, from * this.elementsPerPacket, to * this.elementsPerPacket);
   }

@@ -1,71 +1,52 @@
 /**
- * An exact, pure model of what the switch does with a SwitchML packet
- * (docs/wire.md §4; SwitchML's Algorithm 3): the in-memory switch of unit
- * tests, and the oracle that `p4/switchml.p4` is checked against packet by
- * packet. No I/O: `process` takes the UDP payload of a packet that reached
- * the SwitchML ports and says what leaves the switch. Ethernet/IP/UDP
- * forwarding, the rewrite of each result copy's addresses in egress (by
- * `egress_rid`) and the optional source-address check of the worker table are
- * the harness's part.
+ * An exact, pure model of what `p4/switchml.p4` does with a SwitchML update
+ * (docs/p4-programs.md §3, docs/wire.md §4): the in-memory switch of unit
+ * tests, and the oracle the P4 program is checked against packet by packet
+ * (test/e2e/switchml/packet-by-packet.test.ts). No I/O: `process` takes the
+ * UDP payload of a packet that reached the switch's SwitchML ports, addressed
+ * to the switch, and says what leaves it. Ethernet/IP/UDP addressing, the
+ * rewrite of each result copy in egress (by `egress_rid`) and forwarding are
+ * the harness's part (reference-switch-frames.ts builds the frames).
  *
- * The rules, in the order they are applied, each with its reason:
+ * The checks, in the program's order; the first that fails drops the packet
+ * and counts its reason (reference-switch-drops.ts has the P4 codes):
+ * 1. Header: fewer than 14 bytes → `malformed`; `version` ≠ 1 → `badVersion`
+ *    (another layout must not be added into a slot); not an UPDATE →
+ *    `notUpdate` (results are made by the switch); `elem_count` ≠ the
+ *    compiled count → `badElementCount`; the values cut short → `malformed`;
+ *    bytes after them → `badLength`.
+ * 2. Job table: unknown → `unknownJob`; `slot` ≥ pool size → `slotOutOfRange`
+ *    (what keeps jobs out of each other's cells); base + slot past the
+ *    registers → `slotBeyondRegisters`.
+ * 3. Worker table: unknown (job, worker) → `unknownWorker`; a source check
+ *    that fails → `wrongSource`.
+ * 4. The slot copy (cell 2·(base + slot) + set). "Same round": the packet's
+ *    tsi and epoch equal the copy's `roundTsi`/`roundEpoch`. "Its bit": the
+ *    worker's bit is in `seen`. "Older": the same epoch and a smaller tsi, or
+ *    an epoch 1..127 behind (workers count epochs up by one per operation).
+ *    - complete (`remaining` 0), same round, its bit → a RETRANSMITTED_RESULT
+ *      with the stored sums and maximum exponent, back to the sender only;
+ *    - complete and used before (`seen` ≠ 0), older → `stale`: a late packet
+ *      must not open a round that the real one would find occupied;
+ *    - otherwise complete or never used → a new round: `seen` = its bit,
+ *      `remaining` = n − 1, round = the packet's (tsi, epoch), its exponent and
+ *      values **written** (no register reset is ever needed, which BMv2 could
+ *      not do over P4Runtime); a RESULT at once when n = 1;
+ *    - filling, another round → `stale`; filling, same round, its bit →
+ *      `incompleteRetransmission` (the RESULT will come by multicast);
+ *    - filling, same round, a new bit → its values added (int32, wrapping as
+ *      bit<32> does), the larger exponent kept, `remaining` − 1; at 0 a RESULT.
  *
- * 1. **Parse.** Fewer bytes than the header and the values it announces, or
- *    more → drop `malformed` (the P4 parser extracts a fixed number of values).
- *    `version` ≠ 1 → drop `badVersion`: another layout must not be added into a
- *    slot. A message type other than UPDATE → drop `notUpdate`: results are
- *    made by the switch, never aggregated. `elem_count` ≠ the compiled count →
- *    drop `badElementCount`: the registers hold exactly that many values.
- * 2. **Job table** (`job_id` → slot base, pool size, worker count). Unknown job →
- *    drop `unknownJob`. `slot` ≥ pool size → drop `slotOutOfRange`: that check
- *    is what keeps jobs out of each other's register ranges.
- * 3. **Worker table** ((`job_id`, `worker_id`) → bitmap bit). Unknown worker
- *    (a worker id ≥ 32 included) → drop `unknownWorker`.
- * 4. **Seen bitmap.** With r = base + slot, v = set, b = the worker's bit:
- *    old = seen[r][v]; seen[r][v] |= b; seen[r][1−v] &= ~b. Clearing the other
- *    copy readies it for the worker's next use of the slot, which is in the
- *    other set; a worker uses copy v again only after the result of 1 − v,
- *    which needs every worker's update for 1 − v, which cleared their bits in v.
- * 5. **New contribution** (old & b = 0):
- *    - if remaining[r][v] = 0 the copy is complete or unused, so this packet
- *      starts a round: it **writes** its values and exponent instead of adding
- *      and comparing (no register reset is ever needed, which BMv2 could not
- *      do over P4Runtime) and remaining becomes n − 1;
- *    - otherwise it adds its values (int32, wrapping as P4's bit<32> addition
- *      does; the workers' scaling keeps real sums from wrapping), keeps the
- *      larger exponent, and remaining decreases by one;
- *    - remaining now 0 → the round is complete: a RESULT with the sums and the
- *      maximum exponent goes to every worker of the job (multicast); the
- *      packet's tsi, epoch, slot, set and worker id are echoed. Otherwise the
- *      packet is consumed (`aggregated`, nothing leaves).
- * 6. **Retransmission** (old & b ≠ 0): the worker already contributed to this
- *    round.
- *    - remaining = 0 → the round is complete and the worker missed its result:
- *      a RETRANSMITTED_RESULT with the stored sums and exponent goes back to
- *      that worker only (unicast out of the ingress port);
- *    - otherwise → drop `incompleteRetransmission`: the result will come by
- *      multicast once the others' updates arrive.
- *
- * Known limit, as in SwitchML: a stale copy of a worker's update for copy v
- * that arrives after the worker's next update into the same slot (copy 1 − v,
- * which cleared its bit in v) looks new. If v is complete it starts a spurious
- * round there. Workers send in order and wait a round trip before reusing a
- * slot, so only reordering inside the network can cause it; p4ina assumes a
- * worker's path to the switch keeps its packets for one slot in order.
+ * A RESULT or RETRANSMITTED_RESULT is the update's payload with the message
+ * type, the exponent (the round's maximum) and the values (the sums)
+ * replaced; everything else, the sender's worker id included, is echoed.
  */
-import { decodeSwitchMl, encodeSwitchMl, SWITCHML_DEFAULT_ELEMENTS, SwitchMlMessageType, type SwitchMlPacket, WireErrorCode } from '../../wire/index.js';
-import { SwitchMlRegisters, type SlotCopyState } from './reference-switch-registers.js';
+import { SWITCHML_DEFAULT_ELEMENTS, SWITCHML_HEADER_LENGTH, SWITCHML_VERSION, SwitchMlMessageType } from '../../wire/index.js';
+import { zeroCounters, type SwitchMlDropReason, type SwitchMlSwitchCounters } from './reference-switch-drops.js';
 import { registerJob, type ReferenceJob, type ReferenceJobConfig } from './reference-switch-jobs.js';
+import { SwitchMlRegisters, type SlotCopyState } from './reference-switch-registers.js';
 
-export type SwitchMlDropReason =
-  | 'malformed'
-  | 'badVersion'
-  | 'notUpdate'
-  | 'badElementCount'
-  | 'unknownJob'
-  | 'slotOutOfRange'
-  | 'unknownWorker'
-  | 'incompleteRetransmission';
+export type { SwitchMlDropReason, SwitchMlSwitchCounters } from './reference-switch-drops.js';
 
 /** What leaves the switch for one packet. */
 export type SwitchMlVerdict =
@@ -77,8 +58,6 @@ export type SwitchMlVerdict =
   /** A RETRANSMITTED_RESULT back to the worker that sent the packet. */
   | { readonly action: 'unicast'; readonly jobId: number; readonly workerId: number; readonly packet: Buffer };
 
-export type SwitchMlSwitchCounters = Record<SwitchMlDropReason | 'aggregated' | 'results' | 'retransmittedResults', number>;
-
 export interface ReferenceSwitchOptions {
   /** Register entries (slots) of the program; each has two copies (default 8192, SwitchML's on Tofino). */
   readonly capacity?: number;
@@ -86,21 +65,26 @@ export interface ReferenceSwitchOptions {
   readonly elementsPerPacket?: number;
 }
 
+/** What the harness knows about a packet beyond its UDP payload. */
+export interface ReferencePacketContext {
+  /** The IPv4 source, for workers whose entry checks it. */
+  readonly sourceIp?: number;
+}
+
+/** The header fields the rules read, at their byte offsets in the payload. */
+interface UpdateHeader {
+  readonly workerId: number;
+  readonly jobId: number;
+  readonly tsi: number;
+  readonly set: number;
+  readonly slot: number;
+  readonly exponent: number;
+  readonly epoch: number;
+}
+
 export class ReferenceSwitchMl {
   readonly registers: SwitchMlRegisters;
-  readonly counters: SwitchMlSwitchCounters = {
-    malformed: 0,
-    badVersion: 0,
-    notUpdate: 0,
-    badElementCount: 0,
-    unknownJob: 0,
-    slotOutOfRange: 0,
-    unknownWorker: 0,
-    incompleteRetransmission: 0,
-    aggregated: 0,
-    results: 0,
-    retransmittedResults: 0,
-  };
+  readonly counters: SwitchMlSwitchCounters = zeroCounters();
   private readonly jobs = new Map<number, ReferenceJob>();
 
   constructor(options: ReferenceSwitchOptions = {}) {
@@ -138,76 +122,82 @@ export class ReferenceSwitchMl {
   }
 
   /** Applies the rules to one packet's UDP payload, `buf[offset .. offset + length)`. */
-  process(buf: Buffer, offset = 0, length = buf.length - offset): SwitchMlVerdict {
-    const p = decodeSwitchMl(buf, offset, offset + length);
-    if (!p.ok) {
-      switch (p.code) {
-        case WireErrorCode.SWITCHML_BAD_VERSION:
-          return this.drop('badVersion');
-        case WireErrorCode.SWITCHML_BAD_MESSAGE_TYPE:
-          return this.drop('notUpdate');
-        case WireErrorCode.SWITCHML_BAD_WORKER_ID:
-          return this.drop('unknownWorker');
-        default:
-          return this.drop('malformed');
-      }
-    }
-    if (p.messageType !== SwitchMlMessageType.UPDATE) return this.drop('notUpdate');
-    if (p.elementCount !== this.registers.elementsPerPacket) return this.drop('badElementCount');
-    const job = this.jobs.get(p.jobId);
+  process(buf: Buffer, offset = 0, length = buf.length - offset, context: ReferencePacketContext = {}): SwitchMlVerdict {
+    if (length < SWITCHML_HEADER_LENGTH) return this.drop('malformed');
+    if (buf[offset]! >>> 4 !== SWITCHML_VERSION) return this.drop('badVersion');
+    if ((buf[offset]! & 0x0f) !== SwitchMlMessageType.UPDATE) return this.drop('notUpdate');
+    const elements = this.registers.elementsPerPacket;
+    if (buf.readUInt16BE(offset + 10) !== elements) return this.drop('badElementCount');
+    const byteLength = SWITCHML_HEADER_LENGTH + 4 * elements;
+    if (length < byteLength) return this.drop('malformed');
+    if (length > byteLength) return this.drop('badLength');
+    const poolIndex = buf.readUInt16BE(offset + 8);
+    const h: UpdateHeader = {
+      workerId: buf[offset + 1]!,
+      jobId: buf.readUInt16BE(offset + 2),
+      tsi: buf.readUInt32BE(offset + 4),
+      set: poolIndex >>> 15,
+      slot: poolIndex & 0x7fff,
+      exponent: buf.readInt8(offset + 12),
+      epoch: buf[offset + 13]!,
+    };
+    const job = this.jobs.get(h.jobId);
     if (!job) return this.drop('unknownJob');
-    if (p.slot >= job.poolSize) return this.drop('slotOutOfRange');
-    const bit = job.bits.get(p.workerId);
+    if (h.slot >= job.poolSize) return this.drop('slotOutOfRange');
+    if (job.slotBase + h.slot >= this.registers.capacity) return this.drop('slotBeyondRegisters');
+    const bit = job.bits.get(h.workerId);
     if (bit === undefined) return this.drop('unknownWorker');
-    return this.aggregate(job, bit, p);
+    const source = job.sources?.get(h.workerId);
+    if (source !== undefined && context.sourceIp !== source) return this.drop('wrongSource');
+    return this.aggregate(job, bit, h, buf.subarray(offset, offset + length));
   }
 
-  private aggregate(job: ReferenceJob, bit: number, p: SwitchMlPacket): SwitchMlVerdict {
+  private aggregate(job: ReferenceJob, bit: number, h: UpdateHeader, packet: Buffer): SwitchMlVerdict {
     const r = this.registers;
-    const copy = 2 * (job.slotBase + p.slot) + p.set;
-    const other = copy ^ 1;
-    const old = r.bitmap[copy]!;
-    r.bitmap[copy] = (old | bit) >>> 0;
-    r.bitmap[other] = (r.bitmap[other]! & ~bit) >>> 0;
-    if ((old & bit) !== 0) {
-      if (r.remaining[copy] !== 0) return this.drop('incompleteRetransmission');
-      this.counters.retransmittedResults++;
-      return { action: 'unicast', jobId: job.jobId, workerId: p.workerId, packet: this.resultPacket(p, copy, SwitchMlMessageType.RETRANSMITTED_RESULT) };
-    }
-    const stored = r.valuesOf(copy);
-    const values = p.values;
-    if (r.remaining[copy] === 0) {
-      r.remaining[copy] = job.numWorkers - 1;
-      r.exponent[copy] = p.exponent;
-      for (let i = 0; i < stored.length; i++) stored[i] = values.get(i);
+    const cell = 2 * (job.slotBase + h.slot) + h.set;
+    const seen = r.bitmap[cell]!;
+    const epochAge = (r.roundEpoch[cell]! - h.epoch) & 0xff;
+    const sameRound = h.tsi === r.roundTsi[cell] && epochAge === 0;
+    const hasBit = (seen & bit) !== 0;
+    if (r.remaining[cell] === 0) {
+      if (sameRound && hasBit) {
+        this.counters.retransmittedResults++;
+        return { action: 'unicast', jobId: job.jobId, workerId: h.workerId, packet: this.resultPacket(packet, cell, SwitchMlMessageType.RETRANSMITTED_RESULT) };
+      }
+      const older = (epochAge !== 0 && epochAge < 128) || (epochAge === 0 && h.tsi < r.roundTsi[cell]!);
+      if (seen !== 0 && older) return this.drop('stale');
+      // The first contribution of a new round writes.
+      r.bitmap[cell] = bit;
+      r.remaining[cell] = job.numWorkers - 1;
+      r.roundTsi[cell] = h.tsi;
+      r.roundEpoch[cell] = h.epoch;
+      r.exponent[cell] = h.exponent;
+      r.valuesOf(cell).set(readValues(packet, r.elementsPerPacket));
     } else {
-      r.remaining[copy]!--;
-      if (p.exponent > r.exponent[copy]!) r.exponent[copy] = p.exponent;
-      for (let i = 0; i < stored.length; i++) stored[i] = (stored[i]! + values.get(i)) | 0;
+      if (!sameRound) return this.drop('stale');
+      if (hasBit) return this.drop('incompleteRetransmission');
+      r.bitmap[cell] = (seen | bit) >>> 0;
+      r.remaining[cell]!--;
+      if (h.exponent > r.exponent[cell]!) r.exponent[cell] = h.exponent;
+      const stored = r.valuesOf(cell);
+      const values = readValues(packet, r.elementsPerPacket);
+      for (let i = 0; i < stored.length; i++) stored[i] = (stored[i]! + values[i]!) | 0;
     }
-    if (r.remaining[copy] !== 0) {
+    if (r.remaining[cell] !== 0) {
       this.counters.aggregated++;
-      return { action: 'aggregated', jobId: job.jobId, workerId: p.workerId };
+      return { action: 'aggregated', jobId: job.jobId, workerId: h.workerId };
     }
     this.counters.results++;
-    return { action: 'multicast', jobId: job.jobId, workerIds: job.workerIds, packet: this.resultPacket(p, copy, SwitchMlMessageType.RESULT) };
+    return { action: 'multicast', jobId: job.jobId, workerIds: job.workerIds, packet: this.resultPacket(packet, cell, SwitchMlMessageType.RESULT) };
   }
 
-  /** The packet rewritten as a result: its header echoed, the type, the maximum exponent and the sums replaced. */
-  private resultPacket(p: SwitchMlPacket, copy: number, messageType: SwitchMlMessageType): Buffer {
-    const out = Buffer.alloc(p.byteLength);
-    encodeSwitchMl(out, 0, {
-      messageType,
-      jobId: p.jobId,
-      workerId: p.workerId,
-      tsi: p.tsi,
-      slot: p.slot,
-      set: p.set,
-      elementCount: p.elementCount,
-      exponent: this.registers.exponent[copy]!,
-      epoch: p.epoch,
-      values: this.registers.valuesOf(copy),
-    });
+  /** The update rewritten as a result: the message type, the round's maximum exponent and the sums replaced. */
+  private resultPacket(update: Buffer, cell: number, messageType: SwitchMlMessageType): Buffer {
+    const out = Buffer.from(update);
+    out[0] = (SWITCHML_VERSION << 4) | messageType;
+    out.writeInt8(this.registers.exponent[cell]!, 12);
+    const sums = this.registers.valuesOf(cell);
+    for (let i = 0; i < sums.length; i++) out.writeInt32BE(sums[i]!, SWITCHML_HEADER_LENGTH + 4 * i);
     return out;
   }
 
@@ -215,4 +205,10 @@ export class ReferenceSwitchMl {
     this.counters[reason]++;
     return { action: 'drop', reason };
   }
+}
+
+function readValues(packet: Buffer, count: number): Int32Array {
+  const out = new Int32Array(count);
+  for (let i = 0; i < count; i++) out[i] = packet.readInt32BE(SWITCHML_HEADER_LENGTH + 4 * i);
+  return out;
 }

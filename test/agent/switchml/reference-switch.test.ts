@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { ReferenceSwitchMl, type SwitchMlVerdict } from '../../../src/agent/switchml/reference-switch.js';
-import { decodeSwitchMl, encodeSwitchMl, EXPONENT_NONE, switchMlLength, SwitchMlMessageType, type ShadowSet } from '../../../src/wire/index.js';
+import { ReferenceSwitchFrames } from '../../../src/agent/switchml/reference-switch-frames.js';
+import {
+  buildUdpFrame,
+  decodeSwitchMl,
+  encodeSwitchMl,
+  EXPONENT_NONE,
+  parseUdpFrame,
+  switchMlLength,
+  SwitchMlMessageType,
+  type ShadowSet,
+} from '../../../src/wire/index.js';
 
 const E = 4;
 
@@ -52,7 +62,7 @@ describe('reference SwitchML switch: aggregation', () => {
   test('the first packet writes, the next add, the last makes a RESULT multicast to every worker', () => {
     const sw = model();
     expect(sw.process(update({ worker: 0, values: [1, 2, 3, 4], exponent: -3, tsi: 9, epoch: 5 }))).toEqual({ action: 'aggregated', jobId: 1, workerId: 0 });
-    expect(sw.readSlot(1, 0, 0)).toEqual({ bitmap: 0b001, remaining: 2, exponent: -3, values: Int32Array.of(1, 2, 3, 4) });
+    expect(sw.readSlot(1, 0, 0)).toEqual({ bitmap: 0b001, remaining: 2, roundTsi: 9, roundEpoch: 5, exponent: -3, values: Int32Array.of(1, 2, 3, 4) });
     expect(sw.process(update({ worker: 2, values: [10, 20, 30, 40], exponent: 7, tsi: 9, epoch: 5 })).action).toBe('aggregated');
     expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b101, remaining: 1, exponent: 7 });
     const last = sw.process(update({ worker: 1, values: [100, -200, 300, 0x7fffffff], exponent: 2, tsi: 9, epoch: 5 }));
@@ -75,22 +85,25 @@ describe('reference SwitchML switch: aggregation', () => {
 
   test('a new round in a complete copy overwrites the old sums instead of adding to them', () => {
     const sw = model([0, 1]);
-    for (const set of [0, 1, 0] as ShadowSet[]) {
-      sw.process(update({ worker: 0, set, values: [set + 1, 0, 0, 0] }));
-      const v = sw.process(update({ worker: 1, set, values: [set + 1, 0, 0, 0] }));
+    for (const [tsi, set] of ([0, 1, 0] as ShadowSet[]).entries()) {
+      sw.process(update({ worker: 0, set, tsi, values: [set + 1, 0, 0, 0] }));
+      const v = sw.process(update({ worker: 1, set, tsi, values: [set + 1, 0, 0, 0] }));
       expect(packetOf(v).values.get(0)).toBe(2 * (set + 1));
     }
     expect(sw.counters.results).toBe(3);
   });
 
-  test('each update clears its worker bit in the other copy of the slot', () => {
+  test('a new round sets seen to its own bit and leaves the other copy of the slot alone', () => {
     const sw = model([0, 1]);
-    sw.process(update({ worker: 0, set: 0 }));
-    sw.process(update({ worker: 1, set: 0 }));
+    sw.process(update({ worker: 0, set: 0, tsi: 0 }));
+    sw.process(update({ worker: 1, set: 0, tsi: 0 }));
     expect(sw.readSlot(1, 0, 0).bitmap).toBe(0b11);
-    sw.process(update({ worker: 1, set: 1 }));
-    expect(sw.readSlot(1, 0, 0).bitmap).toBe(0b01);
-    expect(sw.readSlot(1, 0, 1)).toMatchObject({ bitmap: 0b10, remaining: 1 });
+    sw.process(update({ worker: 1, set: 1, tsi: 4 }));
+    expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b11, remaining: 0, roundTsi: 0 });
+    expect(sw.readSlot(1, 0, 1)).toMatchObject({ bitmap: 0b10, remaining: 1, roundTsi: 4 });
+    sw.process(update({ worker: 0, set: 1, tsi: 4 }));
+    sw.process(update({ worker: 0, set: 0, tsi: 8 }));
+    expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b01, remaining: 1, roundTsi: 8 });
   });
 });
 
@@ -116,21 +129,37 @@ describe('reference SwitchML switch: retransmissions', () => {
     expect(sw.readSlot(1, 0, 0)).toEqual(before);
   });
 
-  test('the known limit: a stale update overtaken by the same worker’s next update into the slot starts a spurious round', () => {
+  test('a late update of an earlier round is stale, in a complete copy and in a filling one', () => {
     const sw = model([0, 1]);
-    sw.process(update({ worker: 0, set: 0, values: [1, 0, 0, 0] }));
-    sw.process(update({ worker: 1, set: 0, values: [1, 0, 0, 0] }));
-    sw.process(update({ worker: 0, set: 1 })); // worker 0 moved on: its bit in set 0 is cleared
-    // A delayed copy of worker 0's set-0 update now looks new, and set 0 is complete, so it writes.
-    expect(sw.process(update({ worker: 0, set: 0, values: [7, 0, 0, 0] })).action).toBe('aggregated');
-    expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b11, remaining: 1, values: Int32Array.of(7, 0, 0, 0) });
+    sw.process(update({ worker: 0, set: 0, tsi: 0, values: [1, 0, 0, 0] }));
+    sw.process(update({ worker: 1, set: 0, tsi: 0, values: [1, 0, 0, 0] }));
+    sw.process(update({ worker: 0, set: 1, tsi: 4 }));
+    sw.process(update({ worker: 1, set: 1, tsi: 4 }));
+    sw.process(update({ worker: 0, set: 0, tsi: 8, values: [5, 0, 0, 0] }));
+    // Set 0 is filling round 8: a delayed copy of round 0 must not be added into it.
+    expect(sw.process(update({ worker: 1, set: 0, tsi: 0, values: [7, 0, 0, 0] }))).toEqual({ action: 'drop', reason: 'stale' });
+    sw.process(update({ worker: 1, set: 0, tsi: 8, values: [5, 0, 0, 0] }));
+    expect(sw.readSlot(1, 0, 0)).toMatchObject({ bitmap: 0b11, remaining: 0, roundTsi: 8, values: Int32Array.of(10, 0, 0, 0) });
+    // Complete now: round 0 again is older (same epoch, smaller tsi), and so is an epoch behind.
+    expect(sw.process(update({ worker: 0, set: 0, tsi: 0 }))).toEqual({ action: 'drop', reason: 'stale' });
+    expect(sw.process(update({ worker: 0, set: 0, tsi: 9, epoch: 255 }))).toEqual({ action: 'drop', reason: 'stale' });
+    // The next operation (epoch + 1) starts a round, whatever its tsi.
+    expect(sw.process(update({ worker: 0, set: 0, tsi: 0, epoch: 1 })).action).toBe('aggregated');
+    expect(sw.counters.stale).toBe(3);
+  });
+
+  test('a copy never used starts a round with any tsi and epoch', () => {
+    const sw = model([0, 1]);
+    expect(sw.process(update({ worker: 1, set: 1, tsi: 1234, epoch: 200 })).action).toBe('aggregated');
+    expect(sw.readSlot(1, 0, 1)).toMatchObject({ bitmap: 0b10, remaining: 1, roundTsi: 1234, roundEpoch: 200 });
   });
 });
 
 describe('reference SwitchML switch: tables and drops', () => {
   const cases: [string, Buffer, string][] = [
-    ['truncated', update({ worker: 0 }).subarray(0, 20), 'malformed'],
-    ['trailing bytes', Buffer.concat([update({ worker: 0 }), Buffer.alloc(2)]), 'malformed'],
+    ['shorter than the header', update({ worker: 0 }).subarray(0, 13), 'malformed'],
+    ['trailing bytes', Buffer.concat([update({ worker: 0 }), Buffer.alloc(2)]), 'badLength'],
+    ['values cut short', update({ worker: 0 }).subarray(0, 20), 'malformed'],
     ['version 2', Buffer.from([0x21, ...update({ worker: 0 }).subarray(1)]), 'badVersion'],
     ['message type 0', Buffer.from([0x10, ...update({ worker: 0 }).subarray(1)]), 'notUpdate'],
     ['a RESULT', update({ worker: 0, type: SwitchMlMessageType.RESULT }), 'notUpdate'],
@@ -147,6 +176,14 @@ describe('reference SwitchML switch: tables and drops', () => {
     expect(sw.counters[reason as keyof typeof sw.counters]).toBe(1);
     expect(sw.registers.bitmap.every((b) => b === 0)).toBe(true);
     expect(sw.registers.values.every((v) => v === 0)).toBe(true);
+  });
+
+  test('a worker entry with a source: updates from another IPv4 source are dropped', () => {
+    const sw = new ReferenceSwitchMl({ capacity: 16, elementsPerPacket: E });
+    sw.addJob({ jobId: 1, slotBase: 0, poolSize: 2, workerIds: [0, 1], sources: [0x0a000001, 0x0a000002] });
+    expect(sw.process(update({ worker: 0 }), 0, undefined, { sourceIp: 0x0a000002 })).toEqual({ action: 'drop', reason: 'wrongSource' });
+    expect(sw.process(update({ worker: 0 }))).toEqual({ action: 'drop', reason: 'wrongSource' });
+    expect(sw.process(update({ worker: 0 }), 0, undefined, { sourceIp: 0x0a000001 }).action).toBe('aggregated');
   });
 
   test('a packet inside a larger buffer is read from its offset and length', () => {
@@ -188,9 +225,63 @@ describe('reference SwitchML switch: tables and drops', () => {
     sw.process(update({ job: 1, worker: 0, slot: 1, set: 1 }));
     sw.process(update({ job: 2, worker: 0 }));
     sw.resetJob(1);
-    expect(sw.readSlot(1, 1, 1)).toEqual({ bitmap: 0, remaining: 0, exponent: 0, values: new Int32Array(E) });
+    expect(sw.readSlot(1, 1, 1)).toEqual({ bitmap: 0, remaining: 0, roundTsi: 0, roundEpoch: 0, exponent: 0, values: new Int32Array(E) });
     expect(sw.readSlot(2, 0, 0).bitmap).toBe(1);
     expect(sw.removeJob(2)).toBe(true);
     expect(sw.process(update({ job: 2, worker: 1 }))).toEqual({ action: 'drop', reason: 'unknownJob' });
+  });
+});
+
+describe('reference SwitchML switch: frames', () => {
+  const SWITCH = { mac: 0x0200000000fe, ip: 0x0a0000fe };
+  const worker = (id: number) => ({ jobId: 1, workerId: id, port: id + 1, mac: 0x020000000001 + id, ip: 0x0a000001 + id, udpPort: 40000 + id });
+  function frameFrom(id: number, payload: Buffer, dstIp = SWITCH.ip, dstPort = 0xbee3): Buffer {
+    const w = worker(id);
+    const buf = Buffer.alloc(42 + payload.length);
+    buildUdpFrame(buf, 0, { srcMac: w.mac, dstMac: SWITCH.mac, srcIp: w.ip, dstIp, srcPort: w.udpPort + 7, dstPort }, payload);
+    return buf;
+  }
+  function harness(): ReferenceSwitchFrames {
+    return new ReferenceSwitchFrames(model([0, 1], 4, 0), SWITCH, [worker(0), worker(1)]);
+  }
+
+  test('a RESULT leaves once per worker, addressed by its entry, from the switch, TTL 64, UDP checksum 0', () => {
+    const sw = harness();
+    expect(sw.process(frameFrom(0, update({ worker: 0 })), 1)).toMatchObject({ verdict: { action: 'aggregated' }, out: [] });
+    const done = sw.process(frameFrom(1, update({ worker: 1 })), 2)!;
+    expect(done.out.map((o) => o.port)).toEqual([1, 2]);
+    for (const [i, { frame }] of done.out.entries()) {
+      const f = parseUdpFrame(frame);
+      if (!f.ok) throw new Error(f.message);
+      expect(f.ethernet).toMatchObject({ dstMac: worker(i).mac, srcMac: SWITCH.mac });
+      expect(f.ipv4).toMatchObject({ srcIp: SWITCH.ip, dstIp: worker(i).ip, ttl: 64 });
+      expect(f.udp).toMatchObject({ srcPort: 0xbee3, dstPort: worker(i).udpPort, checksum: 0 });
+      const p = decodeSwitchMl(frame, f.payloadOffset);
+      expect(p).toMatchObject({ ok: true, messageType: SwitchMlMessageType.RESULT, workerId: 1 });
+    }
+  });
+
+  test('a RETRANSMITTED_RESULT goes back out of the ingress port to the sender’s addresses and source port', () => {
+    const sw = harness();
+    sw.process(frameFrom(0, update({ worker: 0 })), 1);
+    sw.process(frameFrom(1, update({ worker: 1 })), 2);
+    const again = sw.process(frameFrom(1, update({ worker: 1 })), 2)!;
+    expect(again.out).toHaveLength(1);
+    const f = parseUdpFrame(again.out[0]!.frame);
+    if (!f.ok) throw new Error(f.message);
+    expect(again.out[0]!.port).toBe(2);
+    expect(f.ethernet).toMatchObject({ dstMac: worker(1).mac, srcMac: SWITCH.mac });
+    expect(f.ipv4).toMatchObject({ srcIp: SWITCH.ip, dstIp: worker(1).ip });
+    expect(f.udp).toMatchObject({ srcPort: 0xbee3, dstPort: worker(1).udpPort + 7, checksum: 0 });
+  });
+
+  test('frames the program would forward are outside the model', () => {
+    const sw = harness();
+    expect(sw.process(frameFrom(0, update({ worker: 0 }), 0x0a000002), 1)).toBeUndefined();
+    expect(sw.process(frameFrom(0, update({ worker: 0 }), SWITCH.ip, 53), 1)).toBeUndefined();
+    const badChecksum = frameFrom(0, update({ worker: 0 }));
+    badChecksum[24] ^= 0xff;
+    expect(sw.process(badChecksum, 1)).toBeUndefined();
+    expect(sw.model.counters.aggregated).toBe(0);
   });
 });
