@@ -4,6 +4,8 @@
  *      against a hand-written JS function doing the same parse, lookup and rewrite;
  *  (b) 64 register read-add-write operations per packet (bench/fixtures/register64.p4,
  *      the shape of SwitchML aggregation) in process, against the same sums in JS;
+ *  (b') p4/switchml.p4 with one job of 4 workers, the 4 workers' updates for the same slots
+ *      (every 4th packet completes a slot copy and is multicast to the 4 workers);
  *  (c) the router in `p4ina switch` with two UDP-wire ports, against a plain Node UDP
  *      relay process, both fed the same blast of frames from this process;
  *  (d) resident size growth with 100,000 LPM and 1,000,000 exact entries
@@ -24,6 +26,7 @@ import { SwitchDevice } from '../src/switch/device/switch-device.js';
 import { BasePort } from '../src/switch/ports/port.js';
 import { PortSet } from '../src/switch/ports/port-set.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
+import { SML_EPOCH_OFFSET, switchMlFrames, switchMlJobUpdates } from './fixtures/switchml-workload.js';
 import { aggFrame, handWrittenAggregator, handWrittenRouter, routeIp, routeMac, routePort, routerFrames, ROUTES, SLOTS } from './fixtures/pipeline-workloads.js';
 import { spawnServer, type ServerProcess } from './spawn-server.js';
 
@@ -39,8 +42,8 @@ interface Program {
   irText: string;
 }
 
-function compile(relative: string): Program {
-  const result = compileProgram(repoFile(relative));
+function compile(relative: string, includeDirs: readonly string[] = []): Program {
+  const result = compileProgram(repoFile(relative), { includeDirs: includeDirs.map(repoFile) });
   if (!result.ir || !result.p4info) throw new Error(`${relative} does not compile: ${result.diagnostics.map((d) => d.message).join('; ')}`);
   const p4info = decodeMessage<p4i.P4Info__Output>('p4.config.v1.P4Info', encodeMessage('p4.config.v1.P4Info', result.p4info));
   return { p4info, irText: serializeIr(result.ir) };
@@ -293,10 +296,17 @@ async function memory(lpmCount: number, exactCount: number, progress: (line: str
 // ---- the benchmark -------------------------------------------------------------------------
 
 /** The in-process rows alone (exported for profiling with `node --cpu-prof`). */
-export async function inProcessRates(seconds: number, progress: (line: string) => void): Promise<Cell[][]> {
+export async function inProcessRates(seconds: number, progress: (line: string) => void, only?: 'router' | 'register64' | 'switchml'): Promise<Cell[][]> {
+  const rows: Cell[][] = [];
+  if (!only || only === 'router') rows.push(await routerRate(seconds, progress));
+  if (!only || only === 'register64') rows.push(await register64Rate(seconds, progress));
+  if (!only || only === 'switchml') rows.push(await switchMlRate(seconds, progress));
+  return rows;
+}
+
+async function routerRate(seconds: number, progress: (line: string) => void): Promise<Cell[]> {
   const router = compile('test/p4c/corpus/basic_forward.p4');
   const rs = inProcessSwitch(router);
-  const rows: Cell[][] = [];
   try {
     installRoutes(rs.device, router.p4info);
     const frames = routerFrames();
@@ -307,10 +317,13 @@ export async function inProcessRates(seconds: number, progress: (line: string) =
     if (forwarded !== inject.counters.framesIn) throw new Error(`router forwarded ${forwarded} of ${inject.counters.framesIn} frames: a frame missed`);
     const hand = handWrittenRouter();
     const js = rate(seconds, (i) => hand(frames[i % ROUTES]!));
-    rows.push(['L3 router (basic_forward.p4, 1,000 /24 routes)', sw, js, `${Math.round((100 * sw) / js)}%`, 500_000]);
+    return ['L3 router (basic_forward.p4, 1,000 /24 routes)', sw, js, `${Math.round((100 * sw) / js)}%`, 500_000];
   } finally {
     await rs.device.stop();
   }
+}
+
+async function register64Rate(seconds: number, progress: (line: string) => void): Promise<Cell[]> {
   const agg = compile('bench/fixtures/register64.p4');
   const as = inProcessSwitch(agg, 2);
   try {
@@ -320,11 +333,33 @@ export async function inProcessRates(seconds: number, progress: (line: string) =
     if (as.ports[1]!.sent !== as.ports[0]!.counters.framesIn) throw new Error('the aggregation program dropped frames');
     const hand = handWrittenAggregator();
     const js = rate(seconds, (i) => hand(frames[i % SLOTS]!));
-    rows.push(['64 register read-add-write (bench/fixtures/register64.p4)', sw, js, `${Math.round((100 * sw) / js)}%`, 150_000]);
+    return ['64 register read-add-write (bench/fixtures/register64.p4)', sw, js, `${Math.round((100 * sw) / js)}%`, 150_000];
   } finally {
     await as.device.stop();
   }
-  return rows;
+}
+
+/** (b') switchml.p4, one job of 4 workers; each pass over the frames is a new epoch (new rounds). */
+async function switchMlRate(seconds: number, progress: (line: string) => void): Promise<Cell[]> {
+  const program = compile('p4/switchml.p4', ['p4/include']);
+  const sw = inProcessSwitch(program, 5);
+  try {
+    writeDecoded(sw.device, switchMlJobUpdates(program.p4info));
+    const frames = switchMlFrames();
+    progress('in process: switchml.p4, 4 workers');
+    const pps = rate(seconds, (i) => {
+      const f = frames[i % frames.length]!;
+      f.frame[SML_EPOCH_OFFSET] = Math.floor(i / frames.length) & 255;
+      sw.ports[f.port]!.inject(f.frame);
+    });
+    const framesIn = sw.ports.reduce((n, p) => n + p.counters.framesIn, 0);
+    const sent = sw.ports.reduce((n, p) => n + p.sent, 0);
+    // Every 4th update completes a copy and leaves as 4 replicas: as many frames out as in.
+    if (sent !== framesIn) throw new Error(`switchml.p4 sent ${sent} frames for ${framesIn} updates (expected as many)`);
+    return ['switchml.p4, 1 job of 4 workers (64 values; every 4th packet multicast to 4)', pps, '-', '-', '-'];
+  } finally {
+    await sw.device.stop();
+  }
 }
 
 export const pipelineBench: Benchmark = {
@@ -344,6 +379,7 @@ export const pipelineBench: Benchmark = {
       rows,
       notes: [
         'In process: packets per second of CPU time (process.cpuUsage), so other load on the machine does not count; frames injected into a SwitchDevice port whose output ports only count; one frame per route/slot, cycled; every frame must come out (checked). The hand-written JS does the same parse, checks, lookup, rewrite and checksum and copies the frame (the floor of what JS can do per packet).',
+        'switchml.p4: p4/switchml.p4 (64 values per packet) with one job of 4 workers installed through DeviceState.write (switch address, jobs, workers, result_rewrite, multicast group 5 with worker_id as the instance); the 4 workers\' UPDATEs for 256 slots in turn, the epoch bumped on every pass, so every packet adds into a slot copy and every 4th completes it and leaves as a RESULT multicast to the 4 workers, rewritten per replica in egress (checked: as many frames out as in). No hand-written counterpart.',
         'UDP wires: this process sends a blast in bursts of 32 to the forwarder and counts what comes back; rate = arrivals / (last − first arrival). The relay is a separate Node process receiving on one socket and sending from another; the switch is `p4ina switch` with two UDP-wire ports, programmed over P4Runtime with the same 1,000 routes. Share column = switch rate / relay rate.',
         ...memoryRows.map((r) => (r[2] === '-' ? `Memory: ${String(r[0])}: ${String(r[1])} MiB.` : `Memory: ${String(r[0])}: +${String(r[1])} MiB rss (~${String(r[2])} bytes/entry).`)),
         'Memory is rss growth in this process (after a GC when run with --expose-gc), entries inserted with DeviceState.write in batches of 10,000.',

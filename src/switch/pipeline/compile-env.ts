@@ -41,6 +41,8 @@ export interface CompileEnv {
   compileStatements(body: readonly IrStatement[]): Exec;
   /** An action and its compiled body (compiled once, on first use). */
   action(name: string): { readonly action: IrAction; readonly body: Exec };
+  /** The cells of register instance `instance` when they are a Uint32Array (widths ≤ 32), for inline reads and writes. */
+  registerCells?(instance: string): Uint32Array | undefined;
   /** A parser or control block, run with its locals initialised (controls: apply; parsers: the state machine). */
   block(name: string): { readonly block: IrBlock; readonly run: Exec };
 }

@@ -14,6 +14,7 @@ import { bitsToBytes, bytesToBits, parseConst, toBigInt } from './bits.js';
 import type { CompileEnv, Exec, TableResult } from './compile-env.js';
 import { widthOf } from './compile-expression.js';
 import type { ActionSelection } from './action-selection.js';
+import { generateEvaluator } from './generate-expression.js';
 import { LpmIndex } from './lpm-index.js';
 import { bindArguments, type StatementCompiler } from './compile-statement.js';
 import { FLOW_EXIT, FLOW_NEXT, type PacketContext } from './packet-context.js';
@@ -43,14 +44,17 @@ interface Candidate {
   readonly rank: number;
   /** Entry order, for ties (earlier first). */
   readonly order: number;
-  readonly actionId: number;
-  readonly params: readonly Bits[];
+  /** The program entry's action (undefined for the store's entries, whose action is their record's). */
+  readonly action: ResolvedAction | undefined;
   readonly record: TableEntryRecord | undefined;
 }
 
+/** An action with its data decoded and its runner and name looked up: what a hit runs, resolved once per entry. */
 interface ResolvedAction {
   readonly actionId: number;
   readonly params: readonly Bits[];
+  readonly name: string;
+  readonly runner: Exec | undefined;
 }
 
 function testOf(f: FieldValue | undefined, width: number): FieldTest {
@@ -126,7 +130,7 @@ export interface TableServices {
 
 export function compileTable(table: IrTable, env: CompileEnv, statements: StatementCompiler, services: TableServices): (ctx: PacketContext) => TableResult {
   const keys = table.keys.filter((k) => k.matchKind !== 'selector');
-  const keyValues = keys.map((k) => statements.exprs.compile(k.expression));
+  const evaluateKeys = generateEvaluator(env, statements.exprs, keys.map((k) => k.expression));
   const widths = keys.map((k) => (k.width > 0 ? k.width : widthOf(k.expression.type)));
   const allExact = keys.every((k) => k.matchKind === 'exact');
   const lpmIndex = keys.findIndex((k) => k.matchKind === 'lpm');
@@ -151,6 +155,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
     });
   }
   const paramWidths = (actionId: number): number[] => (actionsById.get(actionId)?.params.filter((p) => p.controlPlane).map((p) => p.width) ?? []);
+  const resolved0 = (actionId: number, params: readonly Bits[]): ResolvedAction => ({ actionId, params, name: actionsById.get(actionId)?.name ?? '', runner: runners.get(actionId) });
 
   // Decoded action data, cached per immutable ActionCall (a MODIFY stores a new one).
   const resolved = new WeakMap<object, ResolvedAction>();
@@ -158,7 +163,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
     let r = resolved.get(call);
     if (r) return r;
     const widthsOf = paramWidths(call.actionId);
-    r = { actionId: call.actionId, params: call.params.map((b, i) => bytesToBits(b, widthsOf[i] ?? 32)) };
+    r = resolved0(call.actionId, call.params.map((b, i) => bytesToBits(b, widthsOf[i] ?? 32)));
     resolved.set(call, r);
     return r;
   };
@@ -179,8 +184,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
       tests,
       rank: e.priority ?? (lpmIndex >= 0 ? prefixLength(tests, lpmIndex) : -order),
       order,
-      actionId: e.action.actionId,
-      params: e.action.args.map((a, i) => parseConst(a, cpWidths[i] ?? 32)),
+      action: resolved0(e.action.actionId, e.action.args.map((a, i) => parseConst(a, cpWidths[i] ?? 32))),
       record: undefined,
     };
   });
@@ -199,7 +203,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
       // `fields` may be sparse (don't-care fields left out): index it rather than map it.
       const tests = widths.map((w, i) => narrow(testOf(record.fields[i], w), w));
       const rank = lpmIndex >= 0 && !s.info.needsPriority ? prefixLength(tests, lpmIndex) : record.priority;
-      list.push({ tests, rank, order: order++, actionId: 0, params: [], record });
+      list.push({ tests, rank, order: order++, action: undefined, record });
     }
     list.sort((a, b) => b.rank - a.rank || a.order - b.order);
     candidates = list;
@@ -230,19 +234,22 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
   };
 
   const result: TableResult = { hit: false, action: '', flow: FLOW_NEXT };
-  const run = (ctx: PacketContext, actionId: number, params: readonly Bits[]): void => {
-    const runner = runners.get(actionId);
-    result.action = actionsById.get(actionId)?.name ?? '';
+  const run = (ctx: PacketContext, action: ResolvedAction): void => {
+    const runner = action.runner;
+    result.action = action.name;
     if (!runner) {
       result.flow = FLOW_NEXT;
       return;
     }
-    ctx.actionParams = params as Value[];
+    ctx.actionParams = action.params as Value[];
     result.flow = runner(ctx);
   };
+  const noAction = resolved0(0, []);
+  const d = table.defaultAction;
+  const irDefault = resolved0(d.actionId, d.args.map((a, i) => parseConst(a, paramWidths(d.actionId)[i] ?? 32)));
 
   return (ctx) => {
-    for (let i = 0; i < keyValues.length; i++) raw[i] = keyValues[i]!(ctx) as Bits;
+    evaluateKeys(ctx, raw as Value[]);
     let record: TableEntryRecord | undefined;
     let programHit: Candidate | undefined;
     if (store) {
@@ -262,14 +269,13 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
       if (record.idleTimeoutNs !== '0') record.lastHit = performance.now();
       result.hit = true;
       ctx.entry = record;
-      if (action) run(ctx, action.actionId, action.params);
-      else run(ctx, 0, []);
+      run(ctx, action ?? noAction);
       return result;
     }
     if (programHit) {
       result.hit = true;
       ctx.entry = undefined;
-      run(ctx, programHit.actionId, programHit.params);
+      run(ctx, programHit.action ?? noAction);
       return result;
     }
     result.hit = false;
@@ -280,12 +286,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
     }
     const action = def ? resolve(def, ctx) : undefined;
     ctx.entry = def;
-    if (action) run(ctx, action.actionId, action.params);
-    else {
-      const d = table.defaultAction;
-      const cpWidths = paramWidths(d.actionId);
-      run(ctx, d.actionId, d.args.map((a, i) => parseConst(a, cpWidths[i] ?? 32)));
-    }
+    run(ctx, action ?? irDefault);
     return result;
   };
 }

@@ -9,6 +9,7 @@ import type { IrBlock, IrCall, IrProgram, IrStatement } from '../../p4c/ir/types
 import type { P4Schema } from '../../p4info/schema.js';
 import type * as p4r from '../../proto/p4r.js';
 import type { ForwardingState } from '../state/forwarding-state.js';
+import { checkIrNumbers } from './ir-numbers.js';
 import { PipelineLoadError } from './pipeline-load-error.js';
 import type { CompileEnv, Eval, Exec, TableResult } from './compile-env.js';
 import { ActionSelection } from './action-selection.js';
@@ -17,7 +18,8 @@ import { bindArguments, StatementCompiler } from './compile-statement.js';
 import { compileTable } from './compile-table.js';
 import { compileExternFunction } from './extern-functions.js';
 import { compileExternMethod } from './extern-methods.js';
-import { writeHeaderAt } from './header-bytes.js';
+import { generateEvaluator } from './generate-expression.js';
+import { generateCopier, generateResetter } from './generate-reset.js';
 import { PacketCompiler } from './packet-methods.js';
 import { FLOW_EXIT, FLOW_NEXT, PacketContext } from './packet-context.js';
 import { StandardMetadata } from './standard-metadata.js';
@@ -44,12 +46,14 @@ export class CompiledPipeline implements CompileEnv {
   private readonly tables = new Map<string, (ctx: PacketContext) => TableResult>();
   private readonly slotMakers: (() => Value)[];
   private readonly slotResetters: ((v: Value) => Value)[];
+  private readonly slotCopiers: ((dst: Value, src: Value) => Value)[];
   private readonly stages: { parser: Exec; verifyChecksum: Exec; ingress: Exec; egress: Exec; computeChecksum: Exec; deparser: Exec };
 
   constructor(
     readonly program: IrProgram,
     private readonly services: PipelineServices,
   ) {
+    checkIrNumbers(program);
     this.values = new ValueFactory(program);
     this.sm = new StandardMetadata(program);
     this.statements = new StatementCompiler(this);
@@ -61,7 +65,8 @@ export class CompiledPipeline implements CompileEnv {
       const type = s.type;
       return () => this.values.make(type);
     });
-    this.slotResetters = program.slots.map((s) => this.values.resetter(s.type));
+    this.slotResetters = program.slots.map((s) => generateResetter(s.type, this.values));
+    this.slotCopiers = program.slots.map((s) => generateCopier(s.type, this.values));
     const p = program.pipeline;
     this.stages = {
       parser: this.block(p.parser).run,
@@ -86,6 +91,21 @@ export class CompiledPipeline implements CompileEnv {
     for (let i = 0; i < slots.length; i++) slots[i] = this.slotResetters[i]!(slots[i]);
     reuse.restart(packet);
     return reuse;
+  }
+
+  /**
+   * Makes `dst` (a context nobody refers to any more) a copy of `src` as it
+   * leaves ingress (a multicast replica), in place, or a new copy without `dst`.
+   */
+  copyContextInto(dst: PacketContext | undefined, src: PacketContext): PacketContext {
+    const ctx = dst ?? this.newContext(src.packet);
+    const from = src.slots;
+    const to = ctx.slots;
+    for (let i = 0; i < to.length; i++) to[i] = this.slotCopiers[i]!(to[i], from[i]);
+    ctx.restart(src.packet);
+    ctx.cursor = src.cursor;
+    ctx.truncateTo = src.truncateTo;
+    return ctx;
   }
 
   newContext(packet: Buffer): PacketContext {
@@ -118,22 +138,25 @@ export class CompiledPipeline implements CompileEnv {
 
   /** Runs the deparser: the emitted headers then the payload (unparsed bytes), as one frame. */
   deparse(ctx: PacketContext): Buffer {
+    ctx.emittedCount = 0;
+    this.stages.deparser(ctx);
     const headers = ctx.emittedHeaders;
     const layouts = ctx.emittedLayouts;
-    headers.length = 0;
-    layouts.length = 0;
-    this.stages.deparser(ctx);
+    const writers = ctx.emittedWriters;
+    const count = ctx.emittedCount;
     // One allocation per frame out: the headers are written straight into it, then the payload copied.
     let headerBytes = 0;
-    for (let i = 0; i < layouts.length; i++) headerBytes += layouts[i]!.bytes;
-    const payloadBytes = Math.max(0, ctx.packet.length - ctx.cursor);
+    for (let i = 0; i < count; i++) headerBytes += layouts[i]!.bytes;
+    const packet = ctx.packet;
+    const payloadBytes = Math.max(0, packet.length - ctx.cursor);
     const frame = Buffer.allocUnsafe(headerBytes + payloadBytes);
-    for (let i = 0, offset = 0; i < layouts.length; i++) {
-      const layout = layouts[i]!;
-      writeHeaderAt(layout, headers[i]!, frame, offset);
-      offset += layout.bytes;
+    for (let i = 0, offset = 0; i < count; i++) {
+      writers[i]!(frame, offset, headers[i]!.fields);
+      offset += layouts[i]!.bytes;
     }
-    if (payloadBytes > 0) ctx.packet.copy(frame, headerBytes, ctx.cursor);
+    // Short payloads byte by byte: Buffer.copy's own overhead is larger than the loop.
+    if (payloadBytes > 128) packet.copy(frame, headerBytes, ctx.cursor);
+    else for (let i = 0, from = ctx.cursor; i < payloadBytes; i++) frame[headerBytes + i] = packet[from + i]!;
     return frame;
   }
 
@@ -187,6 +210,13 @@ export class CompiledPipeline implements CompileEnv {
     return entry;
   }
 
+  registerCells(instance: string): Uint32Array | undefined {
+    const extern = this.program.externs.find((e) => e.name === instance);
+    if (!extern || extern.type !== 'register') return undefined;
+    const cells = this.services.forwarding.registers.find(extern.id)?.cells;
+    return cells instanceof Uint32Array ? cells : undefined;
+  }
+
   compileApply(name: string): (ctx: PacketContext) => TableResult {
     let apply = this.tables.get(name);
     if (!apply) {
@@ -216,6 +246,7 @@ export class CompiledPipeline implements CompileEnv {
           program: this.program,
           values: this.values,
           exprs: this.statements.exprs,
+          evaluator: (list) => generateEvaluator(this, this.statements.exprs, list),
           sm: this.sm,
           log: this.services.log,
           digestId: (typeName) => this.services.schema.digests.find(typeName)?.id,

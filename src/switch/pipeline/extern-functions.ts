@@ -10,6 +10,8 @@ import type * as p4r from '../../proto/p4r.js';
 import { BitPacker, createHashFunction, hashInRangeBigInt, isHashAlgorithm, type HashFunction } from '../externs/index.js';
 import { bitsToBytes, toBigInt, wrap } from './bits.js';
 import { ParserStop, type Eval } from './compile-env.js';
+import type { Evaluator } from './generate-expression.js';
+import { headerWriter } from './header-codec.js';
 import { widthOf, type ExpressionCompiler } from './compile-expression.js';
 import type { PacketContext } from './packet-context.js';
 import type { StandardMetadata } from './standard-metadata.js';
@@ -19,6 +21,8 @@ export interface ExternServices {
   readonly program: IrProgram;
   readonly values: ValueFactory;
   readonly exprs: ExpressionCompiler;
+  /** Evaluates a list of expressions into an array with one generated function. */
+  evaluator(list: readonly IrExpression[]): Evaluator;
   readonly sm: StandardMetadata;
   readonly log: Logger;
   /** The P4Info id of the digest named after struct type `typeName`, if any. */
@@ -84,21 +88,39 @@ export function compileExternFunction(name: string, call: IrCall, s: ExternServi
    * checksum case) is packed element by element with widths known at load
    * time, without building the list as an array per packet.
    */
+  /** What fieldListPacker packed last: bytes[0, length). */
+  const packed: { bytes: Uint8Array; length: number } = { bytes: packer.bytes(), length: 0 };
   const fieldListPacker = (e: IrExpression): ((ctx: PacketContext) => void) => {
     if (e.op === 'list' && e.elements.every((x) => x.type.kind === 'bits' || x.type.kind === 'bool')) {
-      const parts = e.elements.map((x) => s.exprs.compile(x));
-      const widths = e.elements.map((x) => (x.type.kind === 'bool' ? 1 : widthOf(x.type)));
+      // Offsets are known at load time: the list is written like a header, by a generated writer.
+      let bitOffset = 0;
+      const fields = e.elements.map((x) => {
+        const width = x.type.kind === 'bool' ? 1 : widthOf(x.type);
+        const f = { width, bitOffset };
+        bitOffset += width;
+        return f;
+      });
+      const bytes = (bitOffset + 7) >>> 3;
+      const write = headerWriter({ fields });
+      const out = new Uint8Array(Math.max(1, bytes));
+      const values: Value[] = new Array<Value>(e.elements.length).fill(0);
+      const hasBool = e.elements.some((x) => x.type.kind === 'bool');
+      const evaluate = s.evaluator(e.elements);
       return (ctx) => {
-        packer.reset();
-        for (let i = 0; i < parts.length; i++) {
-          const v = parts[i]!(ctx);
-          packer.push(typeof v === 'boolean' ? (v ? 1 : 0) : (v as Bits), widths[i]!);
-        }
+        evaluate(ctx, values);
+        if (hasBool) for (let i = 0; i < values.length; i++) if (typeof values[i] === 'boolean') values[i] = values[i] ? 1 : 0;
+        write(out, 0, values as Bits[]);
+        packed.bytes = out;
+        packed.length = bytes;
       };
     }
     const data = s.exprs.compile(e);
     const types = listTypes(e);
-    return (ctx) => packList(ctx, data(ctx), types);
+    return (ctx) => {
+      packList(ctx, data(ctx), types);
+      packed.bytes = packer.bytes();
+      packed.length = packer.byteLength;
+    };
   };
   switch (name) {
     case 'mark_to_drop': {
@@ -209,10 +231,10 @@ export function compileExternFunction(name: string, call: IrCall, s: ExternServi
       return (ctx) => {
         if (!cond(ctx)) return undefined;
         pack(ctx);
-        let bytes: Uint8Array = packer.bytes();
-        let length = packer.byteLength;
+        let bytes: Uint8Array = packed.bytes;
+        let length = packed.length;
         if (withPayload) {
-          bytes = Buffer.concat([packer.toBuffer(), ctx.packet.subarray(ctx.cursor)]);
+          bytes = Buffer.concat([bytes.subarray(0, length), ctx.packet.subarray(ctx.cursor)]);
           length = bytes.length;
         }
         const sum = wrap(fn.outputBits <= 32 ? fn.hashNumber(bytes, length) : fn.hashBigInt(bytes, length), width);

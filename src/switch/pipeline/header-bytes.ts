@@ -1,48 +1,50 @@
 /** Headers to and from wire bytes, by their IR layout (fields MSB first, no alignment). */
-import type { IrHeaderType } from '../../p4c/ir/types.js';
-import { readBits, writeBits } from './bits.js';
-import { HeaderValue, StackValue, StructValue, type Value } from './values.js';
+import type { IrHeaderType, IrType } from '../../p4c/ir/types.js';
+import { headerWriter, type HeaderWriter } from './header-codec.js';
+import type { HeaderValue, StackValue, StructValue, Value, ValueFactory } from './values.js';
 
-/** Fills `h` from `buf` at byte `offset` and makes it valid (the caller checked the length). */
-export function readHeader(layout: IrHeaderType, buf: Uint8Array, offset: number, h: HeaderValue): void {
-  const base = offset * 8;
-  const fields = layout.fields;
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i]!;
-    h.fields[i] = readBits(buf, base + f.bitOffset, f.width);
-  }
-  h.valid = true;
-}
-
+/** The wire bytes of one header (a PacketOut's packet_out header). Parsing and deparsing use header-codec.ts directly. */
 export function writeHeader(layout: IrHeaderType, h: HeaderValue): Buffer {
   const out = Buffer.alloc(layout.bytes);
-  writeHeaderAt(layout, h, out, 0);
+  headerWriter(layout)(out, 0, h.fields);
   return out;
 }
 
-/** Writes `h` into `out` at byte `offset` (the caller checked the room; every bit of the header is written). */
-export function writeHeaderAt(layout: IrHeaderType, h: HeaderValue, out: Uint8Array, offset: number): void {
-  const base = offset * 8;
-  const fields = layout.fields;
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i]!;
-    writeBits(out, base + f.bitOffset, f.width, h.fields[i]!);
-  }
-}
-
-/** Where emitted headers go (the packet context): each valid header with its layout, in order. */
+/** Where emitted headers go (the packet context): each valid header with its layout and writer, in order. */
 export interface EmitSink {
-  emit(layout: IrHeaderType, h: HeaderValue): void;
+  emit(layout: IrHeaderType, h: HeaderValue, write: HeaderWriter): void;
 }
 
-/** Emits the valid headers in `v` (a header, stack, or struct/union of them) in order. */
-export function emitValue(v: Value, layoutOf: (h: HeaderValue, path: number[]) => IrHeaderType | undefined, out: EmitSink, path: number[] = []): void {
-  if (v instanceof HeaderValue) {
-    const layout = layoutOf(v, path);
-    if (v.valid && layout) out.emit(layout, v);
-  } else if (v instanceof StackValue) {
-    for (const e of v.elements) emitValue(e, layoutOf, out, path);
-  } else if (v instanceof StructValue) {
-    v.fields.forEach((f, i) => emitValue(f, layoutOf, out, [...path, i]));
+/** Emits the valid headers of a value: compiled once per emitted type into a tree of closures. */
+export type Emitter = (v: Value, out: EmitSink) => void;
+
+/** The emitter of a value of `type` (a header, stack, or struct/union of them; anything else emits nothing). */
+export function compileEmitter(type: IrType, values: ValueFactory): Emitter {
+  switch (type.kind) {
+    case 'header': {
+      const layout = values.headerLayout(type.name);
+      const write = headerWriter(layout);
+      return (v, out) => {
+        const h = v as HeaderValue;
+        if (h.valid) out.emit(layout, h, write);
+      };
+    }
+    case 'stack': {
+      const element = compileEmitter({ kind: 'header', name: type.element }, values);
+      return (v, out) => {
+        const elements = (v as StackValue).elements;
+        for (let i = 0; i < elements.length; i++) element(elements[i], out);
+      };
+    }
+    case 'struct':
+    case 'union': {
+      const parts = values.structLayout(type.name).fields.map((f) => compileEmitter(f.type, values));
+      return (v, out) => {
+        const fields = (v as StructValue).fields;
+        for (let i = 0; i < parts.length; i++) parts[i]!(fields[i], out);
+      };
+    }
+    default:
+      return () => undefined;
   }
 }

@@ -10,6 +10,8 @@ export class LpmIndex<T> {
   private readonly byLength = new Map<number, Map<Bits, T>>();
   private lengths: number[] = [];
   private masks: Bits[] = [];
+  /** byLength's maps in `lengths` order (longest first), for the lookup loop. */
+  private maps: Map<Bits, T>[] = [];
 
   constructor(private readonly width: number) {}
 
@@ -27,14 +29,24 @@ export class LpmIndex<T> {
       this.byLength.set(prefixLength, map);
       this.lengths = [...this.byLength.keys()].sort((a, b) => b - a);
       this.masks = this.lengths.map((l) => this.maskOf(l));
+      this.maps = this.lengths.map((l) => this.byLength.get(l)!);
     }
     const key = this.mask(value, this.maskOf(prefixLength));
     if (!map.has(key)) map.set(key, item);
   }
 
   lookup(value: Bits): T | undefined {
-    for (let i = 0; i < this.lengths.length; i++) {
-      const hit = this.byLength.get(this.lengths[i]!)!.get(this.mask(value, this.masks[i]!));
+    const maps = this.maps;
+    const masks = this.masks;
+    if (typeof value === 'number') {
+      for (let i = 0; i < maps.length; i++) {
+        const hit = maps[i]!.get((value & (masks[i] as number)) >>> 0);
+        if (hit !== undefined) return hit;
+      }
+      return undefined;
+    }
+    for (let i = 0; i < maps.length; i++) {
+      const hit = maps[i]!.get(this.mask(value, masks[i]!));
       if (hit !== undefined) return hit;
     }
     return undefined;

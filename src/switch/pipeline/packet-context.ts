@@ -6,6 +6,7 @@
  */
 import type { IrHeaderType } from '../../p4c/ir/types.js';
 import type { DefaultEntryRecord, TableEntryRecord } from '../state/table-store.js';
+import type { HeaderWriter } from './header-codec.js';
 import type { HeaderValue, Value } from './values.js';
 
 /** BMv2's v1model instance types. */
@@ -30,6 +31,9 @@ export interface CloneRequest {
   fieldList: number;
 }
 
+/** The action data of no entry (shared: action data arrays are only read). */
+const NO_PARAMS: Value[] = [];
+
 export class PacketContext {
   /** The bytes being parsed (the packet as it entered the parser). */
   packet: Buffer = Buffer.alloc(0);
@@ -43,6 +47,9 @@ export class PacketContext {
    */
   readonly emittedHeaders: HeaderValue[] = [];
   readonly emittedLayouts: IrHeaderType[] = [];
+  readonly emittedWriters: HeaderWriter[] = [];
+  /** How many entries of the three arrays above this packet emitted (the arrays are reused, not shrunk). */
+  emittedCount = 0;
   /** The value of the last `return expr` of a function. */
   returnValue: Value = undefined;
   clone: CloneRequest | undefined = undefined;
@@ -61,19 +68,20 @@ export class PacketContext {
   restart(packet: Buffer): void {
     this.packet = packet;
     this.cursor = 0;
-    this.emittedHeaders.length = 0;
-    this.emittedLayouts.length = 0;
+    this.emittedCount = 0;
     this.returnValue = undefined;
     this.clearRequests();
     this.truncateTo = 0;
-    this.actionParams = [];
+    this.actionParams = NO_PARAMS;
     this.entry = undefined;
   }
 
   /** packet.emit of one valid header. */
-  emit(layout: IrHeaderType, h: HeaderValue): void {
-    this.emittedLayouts.push(layout);
-    this.emittedHeaders.push(h);
+  emit(layout: IrHeaderType, h: HeaderValue, write: HeaderWriter): void {
+    const n = this.emittedCount++;
+    this.emittedLayouts[n] = layout;
+    this.emittedWriters[n] = write;
+    this.emittedHeaders[n] = h;
   }
 
   /** Clears the traffic-manager requests (before each of ingress and egress). */

@@ -3,11 +3,12 @@
  * and header/stack built-ins (setValid, setInvalid, push_front, pop_front).
  * Running out of bytes stops the parser with PacketTooShort.
  */
-import type { IrCall, IrExpression, IrProgram } from '../../p4c/ir/types.js';
+import type { IrCall, IrExpression } from '../../p4c/ir/types.js';
 import { wrap } from './bits.js';
 import { ParserStop, type CompileEnv, type Eval } from './compile-env.js';
 import { widthOf, type ExpressionCompiler } from './compile-expression.js';
-import { emitValue, readHeader } from './header-bytes.js';
+import { compileEmitter } from './header-bytes.js';
+import { headerReader, headerWriter } from './header-codec.js';
 import { PipelineLoadError } from './pipeline-load-error.js';
 import { HeaderValue, StackValue, type Bits } from './values.js';
 
@@ -26,6 +27,7 @@ export class PacketCompiler {
         const target = args[0]!;
         if (target.type.kind !== 'header') throw new PipelineLoadError(`extract into a ${target.type.kind} is not supported`);
         const layout = this.env.values.headerLayout(target.type.name);
+        const read = headerReader(layout);
         if (target.op === 'stack' && target.member === 'next') {
           const stack = this.exprs.compile(target.base);
           return (ctx) => {
@@ -33,7 +35,8 @@ export class PacketCompiler {
             const h = s.elements[s.nextIndex];
             if (!h) throw new ParserStop(this.env.errorIndex('StackOutOfBounds'));
             if (ctx.cursor + layout.bytes > ctx.packet.length) throw new ParserStop(tooShort);
-            readHeader(layout, ctx.packet, ctx.cursor, h);
+            read(ctx.packet, ctx.cursor, h.fields);
+            h.valid = true;
             ctx.cursor += layout.bytes;
             s.nextIndex++;
             return undefined;
@@ -42,7 +45,9 @@ export class PacketCompiler {
         const header = this.exprs.compile(target);
         return (ctx) => {
           if (ctx.cursor + layout.bytes > ctx.packet.length) throw new ParserStop(tooShort);
-          readHeader(layout, ctx.packet, ctx.cursor, header(ctx) as HeaderValue);
+          const h = header(ctx) as HeaderValue;
+          read(ctx.packet, ctx.cursor, h.fields);
+          h.valid = true;
           ctx.cursor += layout.bytes;
           return undefined;
         };
@@ -55,7 +60,8 @@ export class PacketCompiler {
           return (ctx) => {
             if (ctx.cursor + layout.bytes > ctx.packet.length) throw new ParserStop(tooShort);
             const h = this.env.values.make(type) as HeaderValue;
-            readHeader(layout, ctx.packet, ctx.cursor, h);
+            headerReader(layout)(ctx.packet, ctx.cursor, h.fields);
+            h.valid = true;
             return h;
           };
         }
@@ -92,29 +98,17 @@ export class PacketCompiler {
     const type = arg.type;
     if (type.kind === 'header') {
       const layout = this.env.values.headerLayout(type.name);
+      const write = headerWriter(layout);
       return (ctx) => {
         const h = value(ctx) as HeaderValue;
-        if (h.valid) ctx.emit(layout, h);
+        if (h.valid) ctx.emit(layout, h, write);
         return undefined;
       };
     }
-    const layoutOf = this.emitLayouts(type);
+    const emitter = compileEmitter(type, this.env.values);
     return (ctx) => {
-      emitValue(value(ctx), layoutOf, ctx);
+      emitter(value(ctx), ctx);
       return undefined;
-    };
-  }
-
-  /** Resolves the header layout of each header reachable in a value of `type`, by its path of struct field indices. */
-  private emitLayouts(type: IrProgram['slots'][number]['type']): (h: HeaderValue, path: number[]) => IrProgram['headers'][number] | undefined {
-    return (_h, path) => {
-      let t = type;
-      for (const i of path) {
-        if (t.kind !== 'struct' && t.kind !== 'union') return undefined;
-        t = this.env.values.structLayout(t.name).fields[i]!.type;
-      }
-      if (t.kind === 'stack') return this.env.values.headerLayout(t.element);
-      return t.kind === 'header' ? this.env.values.headerLayout(t.name) : undefined;
     };
   }
 

@@ -7,10 +7,12 @@
  */
 import type { IrHeaderType } from '../../p4c/ir/types.js';
 import type { ForwardingState } from '../state/forwarding-state.js';
-import { bitsToBytes, bytesToBits } from './bits.js';
+import { bitsToBytes, bytesToBits, wrap } from './bits.js';
 import type { CompiledPipeline } from './compiled-pipeline.js';
 import { writeHeader } from './header-bytes.js';
 import { INSTANCE_TYPE, PacketContext } from './packet-context.js';
+import { STANDARD_METADATA_SLOT } from './standard-metadata.js';
+import { observesTimestamps } from './timestamp-use.js';
 import { copyValue, HeaderValue, StructValue, type Value } from './values.js';
 
 export const DROP_PORT = 511;
@@ -42,6 +44,14 @@ export class V1ModelProcessor {
   private spare: PacketContext | undefined;
   /** True while a packet is using `spare` (a PacketOut injected from inside processing must not take it). */
   private spareInUse = false;
+  /** Contexts of multicast replicas, reused from packet to packet. */
+  private readonly replicaPool: PacketContext[] = [];
+  private replicasInUse = false;
+  /** standard_metadata fields the traffic manager reads and writes per packet, resolved once. */
+  private readonly get: Readonly<Record<'mcastGrp' | 'egressSpec' | 'egressPort', (ctx: PacketContext) => number>>;
+  private readonly set: Readonly<Record<'ingressPort' | 'instanceType' | 'packetLength' | 'egressPort' | 'egressRid', (sm: StructValue, v: number) => void>>;
+  /** Indices and width of the three timestamps (set to one value per packet). */
+  private readonly timestamps: { indices: number[]; width: number };
 
   constructor(
     readonly pipeline: CompiledPipeline,
@@ -63,6 +73,18 @@ export class V1ModelProcessor {
         }
       });
     }
+    const sm = pipeline.sm;
+    this.get = { mcastGrp: sm.getter('mcast_grp'), egressSpec: sm.getter('egress_spec'), egressPort: sm.getter('egress_port') };
+    this.set = {
+      ingressPort: sm.setter('ingress_port'),
+      instanceType: sm.setter('instance_type'),
+      packetLength: sm.setter('packet_length'),
+      egressPort: sm.setter('egress_port'),
+      egressRid: sm.setter('egress_rid'),
+    };
+    // A program that cannot see the timestamps does not pay for reading the clock per packet.
+    const stamps = observesTimestamps(program) ? (['ingress_global_timestamp', 'enq_timestamp', 'egress_global_timestamp'] as const).filter((n) => sm.at[n] >= 0) : [];
+    this.timestamps = { indices: stamps.map((n) => sm.at[n]), width: stamps.length > 0 ? sm.widthOf(stamps[0]!) : 0 };
     this.packetInLayout = program.headers.find((h) => h.controllerHeader === 'packet_in');
     this.packetOutLayout = program.headers.find((h) => h.controllerHeader === 'packet_out');
   }
@@ -117,22 +139,34 @@ export class V1ModelProcessor {
       if (loops >= this.maxLoops) return this.outputs.drop(ingressPort, 'recirculation_limit');
       return this.runIngress(packet, ingressPort, INSTANCE_TYPE.RESUBMITTED, { from: ctx, list: ctx.resubmitFieldList }, loops + 1);
     }
-    const group = p.sm.get(ctx, 'mcast_grp');
+    const group = this.get.mcastGrp(ctx);
     if (group !== 0) {
       const g = this.forwarding.pre.multicastGroups.get(group);
       if (!g) return this.outputs.drop(ingressPort, 'no_multicast_group');
-      for (const r of g.replicas) {
-        const copy = this.copyContext(ctx);
-        p.sm.set(copy, 'egress_port', r.port);
-        p.sm.set(copy, 'egress_rid', r.instance);
-        p.sm.set(copy, 'instance_type', INSTANCE_TYPE.REPLICATION);
-        this.runEgress(copy, ingressPort, loops);
+      // Every replica but the last egresses from a copy (reused from packet to packet unless this
+      // is a nested pass, e.g. a recirculated replica multicast again); the last one takes ctx itself.
+      const replicas = g.replicas;
+      const pooled = !this.replicasInUse;
+      this.replicasInUse = true;
+      try {
+        for (let k = 0; k < replicas.length; k++) {
+          const r = replicas[k]!;
+          const copy = k === replicas.length - 1 ? ctx : p.copyContextInto(pooled ? this.replicaPool[k] : undefined, ctx);
+          if (pooled && copy !== ctx) this.replicaPool[k] = copy;
+          const sm = copy.slots[STANDARD_METADATA_SLOT] as StructValue;
+          this.set.egressPort(sm, r.port);
+          this.set.egressRid(sm, r.instance);
+          this.set.instanceType(sm, INSTANCE_TYPE.REPLICATION);
+          this.runEgress(copy, ingressPort, loops);
+        }
+      } finally {
+        if (pooled) this.replicasInUse = false;
       }
       return;
     }
-    const spec = p.sm.get(ctx, 'egress_spec');
+    const spec = this.get.egressSpec(ctx);
     if (spec === DROP_PORT) return this.outputs.drop(ingressPort, 'mark_to_drop');
-    p.sm.set(ctx, 'egress_port', spec);
+    this.set.egressPort(ctx.slots[STANDARD_METADATA_SLOT] as StructValue, spec);
     this.runEgress(ctx, ingressPort, loops);
   }
 
@@ -182,11 +216,11 @@ export class V1ModelProcessor {
 
   private finish(ctx: PacketContext, ingressPort: number, loops: number): void {
     const p = this.pipeline;
-    if (p.sm.get(ctx, 'egress_spec') === DROP_PORT) return this.outputs.drop(ingressPort, 'mark_to_drop');
+    if (this.get.egressSpec(ctx) === DROP_PORT) return this.outputs.drop(ingressPort, 'mark_to_drop');
     p.computeChecksum(ctx);
     let frame = p.deparse(ctx);
     if (ctx.truncateTo > 0 && frame.length > ctx.truncateTo) frame = frame.subarray(0, ctx.truncateTo);
-    const port = p.sm.get(ctx, 'egress_port');
+    const port = this.get.egressPort(ctx);
     if (ctx.recirculateFieldList >= 0) {
       if (loops >= this.maxLoops) return this.outputs.drop(ingressPort, 'recirculation_limit');
       return this.runIngress(frame, port, INSTANCE_TYPE.RECIRCULATED, { from: ctx, list: ctx.recirculateFieldList }, loops + 1);
@@ -215,14 +249,17 @@ export class V1ModelProcessor {
   }
 
   private startMetadata(ctx: PacketContext, ingressPort: number, instanceType: number, length: number): void {
-    const sm = this.pipeline.sm;
-    sm.set(ctx, 'ingress_port', ingressPort);
-    sm.set(ctx, 'instance_type', instanceType);
-    sm.set(ctx, 'packet_length', length);
-    const now = Math.floor(performance.now() * 1000);
-    sm.set(ctx, 'ingress_global_timestamp', now);
-    sm.set(ctx, 'enq_timestamp', now);
-    sm.set(ctx, 'egress_global_timestamp', now);
+    const sm = ctx.slots[STANDARD_METADATA_SLOT] as StructValue;
+    this.set.ingressPort(sm, ingressPort);
+    this.set.instanceType(sm, instanceType);
+    this.set.packetLength(sm, length);
+    const { indices, width } = this.timestamps;
+    if (indices.length > 0) {
+      const micros = Math.floor(performance.now() * 1000);
+      // The common 48-bit timestamps: one bigint straight from the number (exact below 2^53).
+      const now = width > 32 && width <= 53 && micros < 2 ** width ? BigInt(micros) : wrap(micros, width);
+      for (let i = 0; i < indices.length; i++) sm.fields[indices[i]!] = now;
+    }
   }
 
   private copyContext(ctx: PacketContext): PacketContext {

@@ -85,18 +85,37 @@ export class ValueFactory {
       }
       case 'union':
       case 'struct': {
-        const parts = this.structLayout(type.name).fields.map((f) => this.resetter(f.type));
+        // Scalar fields are stored directly; only headers, structs and stacks need a resetter call.
+        const fields = this.structLayout(type.name).fields;
+        const scalars: { i: number; zero: Value }[] = [];
+        const nested: { i: number; reset: (v: Value) => Value }[] = [];
+        fields.forEach((f, i) => {
+          const k = f.type.kind;
+          if (k === 'header' || k === 'struct' || k === 'union' || k === 'stack' || k === 'tuple') nested.push({ i, reset: this.resetter(f.type) });
+          else scalars.push({ i, zero: this.make(f.type) });
+        });
         return (v) => {
           const s = v as StructValue;
-          for (let i = 0; i < parts.length; i++) s.fields[i] = parts[i]!(s.fields[i]);
+          const out = s.fields;
+          for (let k = 0; k < scalars.length; k++) out[scalars[k]!.i] = scalars[k]!.zero;
+          for (let k = 0; k < nested.length; k++) {
+            const n = nested[k]!;
+            out[n.i] = n.reset(out[n.i]);
+          }
           return s;
         };
       }
       case 'stack': {
-        const element = this.resetter({ kind: 'header', name: type.element });
+        const zeros = this.headerLayout(type.element).fields.map((f) => zeroOf(f.width));
         return (v) => {
           const s = v as StackValue;
-          for (let i = 0; i < s.elements.length; i++) element(s.elements[i]);
+          const elements = s.elements;
+          for (let i = 0; i < elements.length; i++) {
+            const h = elements[i]!;
+            h.valid = false;
+            const f = h.fields;
+            for (let j = 0; j < zeros.length; j++) f[j] = zeros[j]!;
+          }
           s.nextIndex = 0;
           return s;
         };

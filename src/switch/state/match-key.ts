@@ -191,6 +191,12 @@ export class MatchLayout {
     }
   }
 
+  /** The stored fields of a match of an all-EXACT layout, decoded from its match key (the padded values in order). */
+  exactFields(matchKey: string): FieldValue[] {
+    const key = Buffer.from(matchKey, 'latin1');
+    return this.slots.map((s) => ({ kind: 'exact', value: key.subarray(s.offset, s.offset + s.width) }));
+  }
+
   /** The canonical FieldMatch list of a stored match, in P4Info order (don't-care fields omitted). */
   toProto(fields: readonly (FieldValue | undefined)[]): p4r.FieldMatch[] {
     const out: p4r.FieldMatch[] = [];

@@ -41,7 +41,7 @@ export function entryAction(ta: p4r.TableAction__Output, t: TableStore, profiles
   switch (ta.type) {
     case 'action':
       if (profileId) throw invalidArgument(`${t.label} is indirect (action profile): give an action_profile_member_id or action_profile_group_id, not an action`);
-      return { kind: 'action', call: t.actions.parse(ta.action!, use) };
+      return t.sharedAction(t.actions.parse(ta.action!, use));
     case 'action_profile_member_id':
     case 'action_profile_group_id': {
       if (!profileId) throw invalidArgument(`${t.label} is a direct table: give an action, not an action profile member or group`);

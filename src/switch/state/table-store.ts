@@ -16,6 +16,9 @@ import type { MeterSettings } from './meter-config.js';
 import { Store, type UndoLog } from './undo-log.js';
 import { describe } from './validation.js';
 
+/** Distinct action calls a table shares between its entries before its cache starts over. */
+const ACTION_CACHE_SIZE = 4096;
+
 /** What an entry runs: an action directly, or (indirect tables) an action profile member or group. */
 export type EntryAction =
   | { readonly kind: 'action'; readonly call: ActionCall }
@@ -65,6 +68,7 @@ export class TableStore extends Store {
   /** For messages: "table ingress.l2 (id …)". */
   readonly label: string;
   private readonly byKey = new Map<string, TableEntryRecord>();
+  private readonly actionCache = new Map<string, EntryAction>();
   private defaultRecord: DefaultEntryRecord;
 
   constructor(
@@ -121,7 +125,35 @@ export class TableStore extends Store {
     return this.defaultRecord;
   }
 
-  insert(record: TableEntryRecord): void {
+  /**
+   * What to store for a record: entries of an all-EXACT table without a priority keep their
+   * match only as their key (exact-entry.ts); whatever the caller built (also a spread copy of
+   * a stored record, which loses the getters) is brought to that form.
+   */
+  private stored(record: TableEntryRecord): TableEntryRecord {
+    if (!this.layout.exactOnly || this.info.needsPriority || record instanceof ExactEntryRecord) return record;
+    return new ExactEntryRecord(this.layout, record);
+  }
+
+  /**
+   * The entry action for a direct action call, shared by the entries that run the same call
+   * with the same data (a few next hops for a million routes): a bounded cache, emptied when
+   * full, so that entries with all-different data cannot make it grow without limit.
+   */
+  sharedAction(call: ActionCall): EntryAction {
+    let key = String(call.actionId);
+    for (const p of call.params) key += `|${p.length}:${p.toString('latin1')}`;
+    let action = this.actionCache.get(key);
+    if (!action) {
+      if (this.actionCache.size >= ACTION_CACHE_SIZE) this.actionCache.clear();
+      action = { kind: 'action', call };
+      this.actionCache.set(key, action);
+    }
+    return action;
+  }
+
+  insert(given: TableEntryRecord): void {
+    const record = this.stored(given);
     this.byKey.set(record.key, record);
     this.touch();
     if (this.undo.active) {
@@ -133,7 +165,8 @@ export class TableStore extends Store {
   }
 
   /** Swaps the record with the same key. */
-  replace(record: TableEntryRecord): void {
+  replace(given: TableEntryRecord): void {
+    const record = this.stored(given);
     const old = this.byKey.get(record.key);
     if (!old) throw new Error(`TableStore.replace: no entry with that key in ${this.label}`);
     this.byKey.set(record.key, record);
@@ -179,5 +212,49 @@ export class TableStore extends Store {
   private putBack(record: TableEntryRecord): void {
     this.byKey.set(record.key, record);
     this.touch();
+  }
+}
+
+/**
+ * The stored form of an entry of an all-EXACT table, for memory: the match
+ * is kept once, as the entry's key string (the concatenated padded field
+ * values, match-key.ts), and `fields` is decoded from it when a read asks,
+ * instead of an array of objects and Buffers per entry (a table of a
+ * million host routes spends most of its memory on those). Everything else
+ * is as the TableEntryRecord the caller built.
+ */
+export class ExactEntryRecord implements TableEntryRecord {
+  readonly key: string;
+  readonly priority: number;
+  readonly action: EntryAction;
+  readonly controllerMetadata: string;
+  readonly metadata: Buffer;
+  readonly idleTimeoutNs: string;
+  readonly counter: CounterCell | undefined;
+  readonly meter: MeterSettings | undefined;
+  lastHit: number;
+
+  constructor(
+    private readonly layout: MatchLayout,
+    from: Omit<TableEntryRecord, 'fields' | 'matchKey'>,
+  ) {
+    this.key = from.key;
+    this.priority = from.priority;
+    this.action = from.action;
+    this.controllerMetadata = from.controllerMetadata;
+    this.metadata = from.metadata;
+    this.idleTimeoutNs = from.idleTimeoutNs;
+    this.counter = from.counter;
+    this.meter = from.meter;
+    this.lastHit = from.lastHit;
+  }
+
+  /** All-EXACT tables take no priority, so the entry key is the match key. */
+  get matchKey(): string {
+    return this.key;
+  }
+
+  get fields(): readonly FieldValue[] {
+    return this.layout.exactFields(this.key);
   }
 }
