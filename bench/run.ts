@@ -12,8 +12,10 @@ import { compileBench } from './compile.js';
 import { p4runtimeWrite } from './p4runtime-write.js';
 import { pipelineBench } from './pipeline.js';
 import { wireCodecBench } from './wire-codec.js';
+import { switchMlVsRing } from './switchml-vs-ring.js';
+import { testbedBench } from './testbed.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench];
+const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, testbedBench];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

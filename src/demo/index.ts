@@ -1,5 +1,5 @@
 /** `p4ina demo`: the loopback main job (SwitchML through an emulated switch vs the ring baseline). */
-export { runDemo, type DemoHooks, type DemoOutcome } from './run-demo.js';
+export { runDemo, type DemoHooks, type DemoOutcome, type DemoRunEvent } from './run-demo.js';
 export { parseDemoArgs, parseTensorSize, DEMO_USAGE, DEFAULT_DEMO_OPTIONS, type DemoOptions } from './demo-options.js';
 export { DemoError, DEMO_ERROR_CODES, type DemoErrorCode } from './demo-error.js';
 export { parseWorkerReport, summariseRun, failedRun, rowIsExact, type DemoRow, type WorkerOutcome, type DemoAlgorithm } from './demo-results.js';

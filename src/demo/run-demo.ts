@@ -16,7 +16,7 @@ import { defineJob, parseTopology } from '../controller/index.js';
 import { Installer } from '../controller/install/index.js';
 import { P4inaError } from '../errors/p4ina-error.js';
 import { moduleLogger } from '../log/logger.js';
-import { ChildGroup } from './child-group.js';
+import { ChildGroup, type TrackedChild } from './child-group.js';
 import { compileSwitchMl } from './compile-switchml.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 import { demoHosts, demoJobInput, demoTopology, ringAgentArgs, switchInterfaceArgs, switchMlAgentArgs, type DemoHost, type WirePorts } from './demo-network.js';
@@ -39,6 +39,19 @@ export interface DemoHooks {
   readonly children?: ChildGroup;
   /** Extra argv for the SwitchML agents, e.g. a worker that must fail in a test. */
   readonly extraSwitchMlArgs?: (rank: number) => readonly string[];
+  /**
+   * Called, and awaited, just before each algorithm's workers start and just
+   * after they all finished, while the switch still runs (the benchmark reads
+   * the switch's counters and CPU time). Not called after a failed run.
+   */
+  readonly onRun?: (event: DemoRunEvent) => Promise<void> | void;
+}
+
+export interface DemoRunEvent {
+  readonly algorithm: DemoAlgorithm;
+  readonly phase: 'start' | 'end';
+  /** The switch's child process. */
+  readonly switchProcess: TrackedChild;
 }
 
 export interface DemoOutcome {
@@ -48,6 +61,14 @@ export interface DemoOutcome {
 }
 
 const SWITCH_START_TIMEOUT_MS = 30_000;
+/**
+ * The SwitchML workers run a little nicer than the switch. The switch is the
+ * bottleneck and the workers mostly wait for it, but on one machine they
+ * share its cores: when the cores are busy the scheduler would otherwise give
+ * each worker as much CPU as the switch that all of them wait for. On a real
+ * network the switch is a separate box; this keeps the loopback closer to it.
+ */
+const SWITCHML_WORKER_NICENESS = 5;
 const CONTROLLER_RPC_TIMEOUT_MS = 30_000;
 
 function interrupted(signal: AbortSignal | undefined): void {
@@ -78,7 +99,7 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
     await programSwitch(hosts, sw.grpcAddress, program, options.poolSize);
     interrupted(signal);
 
-    const run = async (algorithm: DemoAlgorithm, argvByRank: string[][]): Promise<DemoRow> => {
+    const run = async (algorithm: DemoAlgorithm, argvByRank: string[][], niceness = 0): Promise<DemoRow> => {
       const label = `${algorithm}: ${hosts.length} workers × ${elements} floats`;
       let stage = `${label}: running`;
       const started = Date.now();
@@ -86,14 +107,17 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
       progress.update(stage, elapsed());
       const heartbeat = setInterval(() => progress.update(stage, elapsed()), 1000);
       try {
+        await hooks.onRun?.({ algorithm, phase: 'start', switchProcess: sw.child });
         const outcomes = await runWorkers(group, {
           label: algorithm,
           cliEntry,
           argvByRank,
           timeoutMs: options.runTimeoutMs,
           signal,
+          niceness,
           onProgress: (done, total) => progress.update((stage = `${label}: ${done}/${total} workers done`), elapsed()),
         });
+        await hooks.onRun?.({ algorithm, phase: 'end', switchProcess: sw.child });
         return summariseRun(algorithm, options.tensorBytes, outcomes);
       } catch (err) {
         if (!options.keepGoing || !P4inaError.is(err) || err.code === DEMO_ERROR_CODES.interrupted) throw err;
@@ -108,6 +132,7 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
       await run(
         'switchml',
         hosts.map((h, rank) => [...switchMlAgentArgs(h, wires[rank]!, switchMlRun), ...(hooks.extraSwitchMlArgs?.(rank) ?? [])]),
+        SWITCHML_WORKER_NICENESS,
       ),
     );
     const tcpPorts = await freeTcpPorts(hosts.length);

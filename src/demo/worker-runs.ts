@@ -4,6 +4,7 @@
  * JSON reports read. When one worker fails the others would wait for it for
  * ever (a ring, a switch slot), so the first failure stops them all.
  */
+import os from 'node:os';
 import type { ChildGroup, TrackedChild } from './child-group.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 import { parseWorkerReport, type WorkerOutcome } from './demo-results.js';
@@ -17,6 +18,8 @@ export interface WorkerRunRequest {
   readonly signal?: AbortSignal;
   /** Called whenever a worker finishes, with how many have. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Niceness the workers get above this process's (0: the same); see run-demo.ts for why SwitchML's get more. */
+  readonly niceness?: number;
 }
 
 export function lastLines(text: string, count: number): string {
@@ -31,6 +34,15 @@ function workerFailure(child: TrackedChild, rank: number): string {
   return `worker ${rank} ${how}${stderr ? `: ${stderr}` : ''}`;
 }
 
+/** Raises a child's niceness by `by` (never refused: lowering a priority needs no privilege); best effort. */
+function lowerPriority(pid: number, by: number): void {
+  try {
+    os.setPriority(pid, Math.min(19, os.getPriority() + by));
+  } catch {
+    // The child may already have exited; its priority no longer matters.
+  }
+}
+
 /** Runs the workers; resolves to their outcomes by rank or rejects with a DemoError. Leaves no worker running. */
 export async function runWorkers(group: ChildGroup, request: WorkerRunRequest): Promise<WorkerOutcome[]> {
   const children: TrackedChild[] = [];
@@ -38,7 +50,9 @@ export async function runWorkers(group: ChildGroup, request: WorkerRunRequest): 
   let onAbort: (() => void) | undefined;
   try {
     for (const [rank, argv] of request.argvByRank.entries()) {
-      children.push(await group.spawn({ name: `${request.label}-${rank}`, command: process.execPath, args: [request.cliEntry, 'agent', ...argv] }));
+      const child = await group.spawn({ name: `${request.label}-${rank}`, command: process.execPath, args: [request.cliEntry, 'agent', ...argv] });
+      children.push(child);
+      if (request.niceness) lowerPriority(child.pid, request.niceness);
     }
     let done = 0;
     const failures = new Promise<never>((_, reject) => {

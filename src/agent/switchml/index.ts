@@ -10,10 +10,11 @@ export {
   SWITCHML_LOOPBACK_TIMING,
   SWITCHML_MININET_TIMING,
   type ResolvedSwitchMlOptions,
+  type SwitchMlBackoff,
   type SwitchMlTiming,
   type SwitchMlWorkerOptions,
 } from './switchml-options.js';
-export type { SwitchMlBackoff } from './retransmission.js';
+export { RttEstimator, type RetransmissionPolicy } from './rtt-estimator.js';
 export type { SwitchMlStats } from './switchml-stats.js';
 export { SWITCHML_ERROR_CODES, SwitchMlError, type SwitchMlErrorCode } from './switchml-error.js';
 export {

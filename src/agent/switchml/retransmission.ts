@@ -4,66 +4,40 @@
  * slots, so a packet costs a number written into an array instead of a timer
  * object created and cleared.
  *
- * Timeouts grow in two ways:
- * - **Worker-wide, as SwitchML does:** the base timeout is multiplied by
- *   `backoff.factor` after `backoff.everyTimeouts` timeouts, then again after
- *   twice as many more, three times as many more, and so on (SwitchML: 100,
- *   and the threshold rises by 100 each time). A base set too low for the path
- *   (a busy software switch, BMv2) adapts instead of retransmitting for ever,
- *   while steady loss, which a longer timeout does not cure, raises it ever more
- *   slowly. The base is kept across calls, like a learned RTO.
- * - **Per packet:** the k-th retransmission of the same packet waits
- *   base · factor^k, so a slot whose switch state is gone (a restart) does not
- *   flood the switch while the other slots carry on.
- * No wait exceeds `backoff.maxTimeoutMs`. A packet retransmitted `maxRetries`
- * times without a result fails the call: completion is bounded.
+ * The wait comes from the worker's RttEstimator (RFC 6298, rtt-estimator.ts):
+ * the first transmission of a packet waits the RTO, its k-th retransmission
+ * RTO · factor^k (so a slot whose switch state is gone, e.g. after a restart,
+ * does not flood the switch while the other slots carry on), never more than
+ * `maxTimeoutMs`. Answers feed the estimator: a packet sent once gives an RTT
+ * sample; a retransmitted one gives none (Karn's rule), but when its answer
+ * comes sooner than one SRTT after the retransmission, the answer was to an
+ * earlier copy: the retransmission was spurious, and the round trip from the
+ * first copy tells the estimator how far off it was. A packet retransmitted
+ * `maxRetries` times without a result fails the call: completion is bounded.
  */
+import type { RttEstimator } from './rtt-estimator.js';
 
-export interface SwitchMlBackoff {
-  /** The multiplier, ≥ 1 (default 2). */
-  readonly factor: number;
-  /** The base timeout grows by `factor` after this many timeouts, then after k times as many at the k-th growth (SwitchML: 100). */
-  readonly everyTimeouts: number;
-  /** The longest any wait may be. */
-  readonly maxTimeoutMs: number;
+/** What an answer told the estimator. */
+export const enum Answer {
+  /** The packet was sent once: its RTT was sampled. */
+  Sampled,
+  /** Retransmitted, and the answer may be to the retransmission: no sample (Karn). */
+  AfterRetransmission,
+  /** Retransmitted less than one SRTT before the answer came: the answer was to an earlier copy. */
+  Spurious,
 }
 
-/** The worker-wide base timeout and its growth. */
-export class AdaptiveTimeout {
-  private base: number;
-  private timeoutsSinceGrowth = 0;
-  private threshold: number;
+/** A monotonic clock in ms (tests pass a virtual one). */
+export type Clock = () => number;
 
-  constructor(
-    readonly initialMs: number,
-    readonly backoff: SwitchMlBackoff,
-  ) {
-    this.base = Math.min(initialMs, backoff.maxTimeoutMs);
-    this.threshold = backoff.everyTimeouts;
-  }
-
-  /** The current base timeout in ms. */
-  get baseMs(): number {
-    return this.base;
-  }
-
-  /** How long to wait after sending a packet for the `attempt`-th time (0: the first transmission). */
-  waitMs(attempt: number): number {
-    return Math.min(this.base * this.backoff.factor ** attempt, this.backoff.maxTimeoutMs);
-  }
-
-  /** One more timeout happened; when the threshold is reached, the base grows and the threshold rises. */
-  recordTimeout(): void {
-    if (++this.timeoutsSinceGrowth < this.threshold) return;
-    this.timeoutsSinceGrowth = 0;
-    this.threshold += this.backoff.everyTimeouts;
-    this.base = Math.min(this.base * this.backoff.factor, this.backoff.maxTimeoutMs);
-  }
-}
+const realClock: Clock = () => performance.now();
 
 /** Per-slot deadlines with one sweeping timer. */
 export class SlotTimers {
   private readonly deadlines: Float64Array;
+  /** When each slot's packet was last sent, and first sent. */
+  private readonly sentAt: Float64Array;
+  private readonly firstSentAt: Float64Array;
   private readonly attempts: Uint32Array;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
@@ -78,10 +52,13 @@ export class SlotTimers {
    */
   constructor(
     slots: number,
-    private readonly timeout: AdaptiveTimeout,
+    private readonly estimator: RttEstimator,
     private readonly onExpire: (slot: number) => void,
+    private readonly now: Clock = realClock,
   ) {
     this.deadlines = new Float64Array(slots).fill(Infinity);
+    this.sentAt = new Float64Array(slots);
+    this.firstSentAt = new Float64Array(slots);
     this.attempts = new Uint32Array(slots);
   }
 
@@ -93,17 +70,27 @@ export class SlotTimers {
   /** A new packet went into `slot`. */
   started(slot: number): void {
     this.attempts[slot] = 0;
-    this.arm(slot, this.timeout.waitMs(0));
+    this.arm(slot, this.estimator.waitMs(0));
+    this.firstSentAt[slot] = this.sentAt[slot]!;
   }
 
   /** The slot's packet was sent again after a timeout. */
   retransmitted(slot: number): void {
-    this.arm(slot, this.timeout.waitMs(++this.attempts[slot]!));
+    this.arm(slot, this.estimator.waitMs(++this.attempts[slot]!));
   }
 
-  /** The slot's packet was answered. */
-  stopped(slot: number): void {
+  /** The slot's packet was answered: stops its deadline and tells the estimator what it learnt. */
+  answered(slot: number): Answer {
     this.deadlines[slot] = Infinity;
+    const now = this.now();
+    const elapsed = now - this.sentAt[slot]!;
+    if (this.attempts[slot] === 0) {
+      this.estimator.sample(elapsed);
+      return Answer.Sampled;
+    }
+    if (this.estimator.samples === 0 || elapsed >= this.estimator.srttMs) return Answer.AfterRetransmission;
+    this.estimator.spurious(now - this.firstSentAt[slot]!);
+    return Answer.Spurious;
   }
 
   /** Stops the timer for good. */
@@ -115,7 +102,9 @@ export class SlotTimers {
   }
 
   private arm(slot: number, waitMs: number): void {
-    const deadline = performance.now() + waitMs;
+    const now = this.now();
+    const deadline = now + waitMs;
+    this.sentAt[slot] = now;
     this.deadlines[slot] = deadline;
     if (!this.sweeping && deadline < this.timerAt) this.schedule(deadline);
   }
@@ -124,7 +113,7 @@ export class SlotTimers {
     if (this.disposed) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = deadline;
-    this.timer = setTimeout(this.sweepNow, Math.max(0, deadline - performance.now()));
+    this.timer = setTimeout(this.sweepNow, Math.max(0, deadline - this.now()));
   }
 
   private sweep(): void {
@@ -132,13 +121,14 @@ export class SlotTimers {
     this.timerAt = Infinity;
     const deadlines = this.deadlines;
     // Timers have millisecond resolution: a deadline less than 1 ms away is due now.
-    const due = performance.now() + 1;
+    const now = this.now();
+    const due = now + 1;
     this.sweeping = true;
     try {
       for (let slot = 0; slot < deadlines.length && !this.disposed; slot++) {
         if (deadlines[slot]! <= due) {
           deadlines[slot] = Infinity;
-          this.timeout.recordTimeout();
+          this.estimator.timedOut(now);
           this.onExpire(slot);
         }
       }

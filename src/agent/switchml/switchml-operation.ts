@@ -32,7 +32,8 @@ import {
 } from '../../wire/index.js';
 import type { AllReduceCallOptions, AllReduceResult } from '../allreduce.js';
 import { dequantiseInto, quantiseInto, type ScaleTable } from './quantisation.js';
-import { type AdaptiveTimeout, SlotTimers } from './retransmission.js';
+import { Answer, SlotTimers } from './retransmission.js';
+import type { RttEstimator } from './rtt-estimator.js';
 import { SWITCHML_ERROR_CODES, SwitchMlError } from './switchml-error.js';
 import type { ResolvedSwitchMlOptions } from './switchml-options.js';
 import { MutableSwitchMlCounters, type SwitchMlStats } from './switchml-stats.js';
@@ -40,7 +41,8 @@ import { MutableSwitchMlCounters, type SwitchMlStats } from './switchml-stats.js
 export interface OperationInputs {
   readonly options: ResolvedSwitchMlOptions;
   readonly scales: ScaleTable;
-  readonly timeout: AdaptiveTimeout;
+  /** The worker's RTO estimator, kept from call to call. */
+  readonly rtt: RttEstimator;
   /** Per pool slot, the set of its next packet; the call flips it as it sends. */
   readonly nextSet: Uint8Array;
   /** One reusable packet buffer (and a DataView on it) per slot, at least `window` of them. */
@@ -54,6 +56,12 @@ export interface OperationInputs {
 }
 
 const NO_PACKET = -1;
+
+/** User + system CPU time of this process since `start`, in ms. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
 
 export class SwitchMlOperation {
   readonly done: Promise<AllReduceResult<SwitchMlStats>>;
@@ -70,6 +78,7 @@ export class SwitchMlOperation {
   private readonly counters = new MutableSwitchMlCounters();
   private readonly header: SwitchMlHeaderFields;
   private readonly startedAt = performance.now();
+  private readonly cpuAtStart = process.cpuUsage();
   private readonly progressEvery: number;
   private slotsRunning = 0;
   private chunksDone = 0;
@@ -88,7 +97,9 @@ export class SwitchMlOperation {
     this.outstanding = new Float64Array(this.window).fill(NO_PACKET);
     this.sentSet = new Uint8Array(this.window);
     this.progressEvery = Math.max(1, Math.floor(this.chunks / 100));
-    this.timers = new SlotTimers(this.window, inputs.timeout, (slot) => this.expired(slot));
+    this.timers = new SlotTimers(this.window, inputs.rtt, (slot) => this.expired(slot));
+    // Every slot's answer is a sample: a window's worth per round trip.
+    inputs.rtt.expectSamplesPerRtt(this.window);
     this.header = {
       messageType: SwitchMlMessageType.UPDATE,
       jobId: options.jobId,
@@ -153,7 +164,7 @@ export class SwitchMlOperation {
     } else if (p.exponent !== EXPONENT_NONE) {
       return this.mismatch(j);
     }
-    this.timers.stopped(slot);
+    if (this.timers.answered(slot) === Answer.Spurious) c.spuriousRetransmissions++;
     if (p.messageType === SwitchMlMessageType.RETRANSMITTED_RESULT) c.retransmittedResults++;
     if (j >= this.window) this.chunkDone(j - this.window, p.values);
     const next = j + this.window;
@@ -268,6 +279,7 @@ export class SwitchMlOperation {
         algorithm: 'switchml',
         bytes: this.inputs.data.length * 4,
         elapsedMs: performance.now() - this.startedAt,
+        cpuMs: cpuMsSince(this.cpuAtStart),
         messagesSent: c.messagesSent,
         messagesReceived: c.messagesReceived,
         retransmissions: c.retransmissions,
@@ -280,7 +292,10 @@ export class SwitchMlOperation {
         duplicates: c.duplicates,
         staleResults: c.staleResults,
         ignored: c.ignored,
-        baseTimeoutMs: this.inputs.timeout.baseMs,
+        spuriousRetransmissions: c.spuriousRetransmissions,
+        rtoMs: this.inputs.rtt.rtoMs,
+        srttMs: this.inputs.rtt.srttMs,
+        rttVarMs: this.inputs.rtt.rttVarMs,
       },
     });
   }

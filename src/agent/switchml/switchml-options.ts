@@ -5,26 +5,30 @@
  * from the deployment (timeouts). Out-of-range values are programming errors
  * (RangeError); the command line checks user input first.
  *
- * Timing defaults, and why:
+ * Timing defaults, and why. The timeout adapts to the measured round trip
+ * (RFC 6298, rtt-estimator.ts); these set where it starts and its bounds:
  * - **Loopback** (`SWITCHML_LOOPBACK_TIMING`, the default): the switch is the
  *   JavaScript emulator on the same machine. A window of W packets from each
- *   of n workers queues in it: at ~100k packets/s, W = 128 and n = 4 take
- *   ~5 ms, so 20 ms leaves a margin of four before a spurious retransmission.
- *   SwitchML's 10 ms is tuned for a Tofino and DPDK hosts.
+ *   of n workers queues in it: at ~20k packets/s, W = 32 and n = 4 take
+ *   ~6 ms, so 20 ms is a safe first timeout until samples come in. The
+ *   floor, 5 ms, stays above a garbage-collection pause or a preemption of
+ *   the switch on a busy machine, which the variance of a calm path would
+ *   not cover. SwitchML's fixed 10 ms is tuned for a Tofino and DPDK hosts.
  * - **Mininet** (`SWITCHML_MININET_TIMING`): veths and network namespaces add
  *   latency, and BMv2 forwards far fewer packets per second than the emulator
- *   on loopback, so 50 ms, with a higher ceiling.
- * Both double the base timeout after 100 timeouts, then after 200 more, 300
- * more, …, as SwitchML does, and give up on a packet after 30 retransmissions:
- * with the per-packet backoff that is about 26 s (loopback) or 53 s (Mininet)
- * without any answer.
+ *   on loopback: a first timeout of 50 ms, a floor of 10 ms, a higher ceiling.
+ * Both give up on a packet after 30 retransmissions: with the per-packet
+ * back-off that is about 26 s (loopback) or 53 s (Mininet) without any answer.
  */
 import { MAX_POOL_SLOTS, SWITCHML_DEFAULT_ELEMENTS, SWITCHML_MAX_WORKERS, switchMlLength } from '../../wire/index.js';
 import type { DatagramTransport } from '../transport/index.js';
-import type { SwitchMlBackoff } from './retransmission.js';
+import type { RetransmissionPolicy } from './rtt-estimator.js';
+
+/** How the timeout starts, grows and is bounded (rtt-estimator.ts). */
+export type SwitchMlBackoff = RetransmissionPolicy;
 
 export interface SwitchMlTiming {
-  /** The first timeout of a packet, in ms. */
+  /** The timeout before the first RTT sample, in ms. */
   readonly timeoutMs: number;
   readonly backoff: SwitchMlBackoff;
   /** Retransmissions of one packet without a result before the call fails. */
@@ -33,13 +37,13 @@ export interface SwitchMlTiming {
 
 export const SWITCHML_LOOPBACK_TIMING: SwitchMlTiming = Object.freeze({
   timeoutMs: 20,
-  backoff: Object.freeze({ factor: 2, everyTimeouts: 100, maxTimeoutMs: 1000 }),
+  backoff: Object.freeze({ factor: 2, minTimeoutMs: 5, maxTimeoutMs: 1000 }),
   maxRetries: 30,
 });
 
 export const SWITCHML_MININET_TIMING: SwitchMlTiming = Object.freeze({
   timeoutMs: 50,
-  backoff: Object.freeze({ factor: 2, everyTimeouts: 100, maxTimeoutMs: 2000 }),
+  backoff: Object.freeze({ factor: 2, minTimeoutMs: 10, maxTimeoutMs: 2000 }),
   maxRetries: 30,
 });
 
@@ -56,9 +60,9 @@ export interface SwitchMlWorkerOptions {
   readonly poolSize: number;
   /** Values per packet, as the P4 program was compiled (default 64). */
   readonly elementsPerPacket?: number;
-  /** First timeout of a packet in ms (default: loopback timing). */
+  /** The timeout before the first RTT sample, in ms (default: loopback timing); then it follows the measured round trip. */
   readonly timeoutMs?: number;
-  /** Timeout growth (default: loopback timing); fields left out take the default. */
+  /** The timeout's back-off and bounds (default: loopback timing); fields left out take the default. */
   readonly backoff?: Partial<SwitchMlBackoff>;
   /** Retransmissions of one packet before the call fails (default 30). */
   readonly maxRetries?: number;
@@ -101,14 +105,19 @@ export function resolveSwitchMlOptions(options: SwitchMlWorkerOptions): Resolved
     throw new RangeError(`${elementsPerPacket} values per packet need ${switchMlLength(elementsPerPacket)} bytes; the transport carries at most ${options.transport.maxPayload}`);
   }
   const defaults = SWITCHML_LOOPBACK_TIMING;
-  const backoff: SwitchMlBackoff = {
+  const backoff: { -readonly [K in keyof SwitchMlBackoff]: SwitchMlBackoff[K] } = {
     factor: options.backoff?.factor ?? defaults.backoff.factor,
-    everyTimeouts: options.backoff?.everyTimeouts ?? defaults.backoff.everyTimeouts,
+    minTimeoutMs: options.backoff?.minTimeoutMs ?? defaults.backoff.minTimeoutMs,
     maxTimeoutMs: options.backoff?.maxTimeoutMs ?? defaults.backoff.maxTimeoutMs,
   };
   if (!(backoff.factor >= 1 && backoff.factor <= 16)) throw new RangeError(`backoff.factor must be in 1..16, not ${backoff.factor}`);
-  integerIn(backoff.everyTimeouts, 1, 2 ** 31, 'backoff.everyTimeouts');
   positive(backoff.maxTimeoutMs, 'backoff.maxTimeoutMs');
+  positive(backoff.minTimeoutMs, 'backoff.minTimeoutMs');
+  if (backoff.minTimeoutMs > backoff.maxTimeoutMs) {
+    // A caller that lowers only the ceiling (tests, fast paths) means the floor to follow it.
+    if (options.backoff?.minTimeoutMs !== undefined) throw new RangeError(`backoff.minTimeoutMs (${backoff.minTimeoutMs}) must not exceed backoff.maxTimeoutMs (${backoff.maxTimeoutMs})`);
+    backoff.minTimeoutMs = backoff.maxTimeoutMs;
+  }
   return {
     transport: options.transport,
     jobId: integerIn(options.jobId, 0, 0xffff, 'jobId'),

@@ -8,6 +8,8 @@ export interface SwitchMlStats extends AllReduceStats {
   readonly algorithm: 'switchml';
   /** The epoch the call's packets carried. */
   readonly epoch: number;
+  /** CPU time (user + system) this process used during the call, in ms: the worker's cost per call, beside `elapsedMs`. */
+  readonly cpuMs: number;
   /** Chunks of `elementsPerPacket` values (the last one zero-padded). */
   readonly chunks: number;
   /** Outstanding packets at most: min(pool size, chunks). */
@@ -24,8 +26,17 @@ export interface SwitchMlStats extends AllReduceStats {
   readonly staleResults: number;
   /** Datagrams dropped as not for this call: malformed, another job, an UPDATE, a wrong element count. */
   readonly ignored: number;
-  /** The worker's base timeout at the end of the call, in ms (it grows with timeouts). */
-  readonly baseTimeoutMs: number;
+  /**
+   * Retransmissions answered less than one SRTT after they were sent: the
+   * answer was to an earlier copy, so the timeout fired too early. A lower
+   * bound: a spurious retransmission answered later is not told apart.
+   */
+  readonly spuriousRetransmissions: number;
+  /** The worker's retransmission timeout at the end of the call, in ms (rtt-estimator.ts). */
+  readonly rtoMs: number;
+  /** Its smoothed round-trip time and the RTT variation, in ms (0 before the first sample). */
+  readonly srttMs: number;
+  readonly rttVarMs: number;
 }
 
 /** The counters a call updates while it runs. */
@@ -38,4 +49,5 @@ export class MutableSwitchMlCounters {
   duplicates = 0;
   staleResults = 0;
   ignored = 0;
+  spuriousRetransmissions = 0;
 }

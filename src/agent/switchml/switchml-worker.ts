@@ -1,7 +1,8 @@
 /**
  * A SwitchML worker: AllReduce through a switch that sums int32 values in its
  * registers (docs/wire.md §4; the per-call protocol is in switchml-operation.ts,
- * the numbers in quantisation.ts, the timeouts in retransmission.ts).
+ * the numbers in quantisation.ts, the timeouts in retransmission.ts and
+ * rtt-estimator.ts).
  *
  * API notes:
  * - `allreduce(data)` rejects with SWITCHML_NON_FINITE_INPUT when `data` holds
@@ -30,7 +31,7 @@ import { moduleLogger } from '../../log/logger.js';
 import { switchMlLength } from '../../wire/index.js';
 import type { AllReduce, AllReduceCallOptions, AllReduceResult } from '../allreduce.js';
 import { chunkExponents, ScaleTable } from './quantisation.js';
-import { AdaptiveTimeout } from './retransmission.js';
+import { RttEstimator } from './rtt-estimator.js';
 import { SWITCHML_ERROR_CODES, SwitchMlError } from './switchml-error.js';
 import { SwitchMlOperation } from './switchml-operation.js';
 import { resolveSwitchMlOptions, type ResolvedSwitchMlOptions, type SwitchMlWorkerOptions } from './switchml-options.js';
@@ -45,7 +46,8 @@ export class SwitchMlWorker implements AllReduce<SwitchMlStats> {
   readonly worldSize: number;
   readonly options: ResolvedSwitchMlOptions;
   private readonly scales: ScaleTable;
-  private readonly timeout: AdaptiveTimeout;
+  /** The RTO estimator: what it learnt about the path carries over to the next call. */
+  private readonly rtt: RttEstimator;
   /** Per pool slot, the set its next packet uses; carried from call to call. */
   private readonly nextSet: Uint8Array;
   private readonly packets: Buffer[] = [];
@@ -61,7 +63,7 @@ export class SwitchMlWorker implements AllReduce<SwitchMlStats> {
     this.rank = this.options.workerId;
     this.worldSize = this.options.numWorkers;
     this.scales = new ScaleTable(this.options.numWorkers);
-    this.timeout = new AdaptiveTimeout(this.options.timeoutMs, this.options.backoff);
+    this.rtt = new RttEstimator(this.options.timeoutMs, this.options.backoff);
     this.nextSet = new Uint8Array(this.options.poolSize);
     this.epoch = this.options.epoch;
     this.options.transport.onDatagram((buf, offset, length) => {
@@ -93,7 +95,7 @@ export class SwitchMlWorker implements AllReduce<SwitchMlStats> {
     const operation = new SwitchMlOperation({
       options: this.options,
       scales: this.scales,
-      timeout: this.timeout,
+      rtt: this.rtt,
       nextSet: this.nextSet,
       packets: this.packets,
       views: this.views,

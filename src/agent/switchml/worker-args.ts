@@ -58,7 +58,7 @@ export const SWITCHML_WORKER_USAGE = `usage: switchml-worker --transport udp|wir
   --pool P              the job's pool size = window (1..${MAX_POOL_SLOTS})
   --elements E          values per packet, as the P4 program was compiled (default ${SWITCHML_DEFAULT_ELEMENTS})
   --timing T            loopback (default) or mininet timeouts
-  --timeout MS          first retransmission timeout
+  --timeout MS          retransmission timeout until the first round trip is measured
   --max-retries K       retransmissions of one packet before failing
   --epoch E             epoch of the first call (0..255, default 0)
   --length L            float32 elements per tensor (default 1048576)

@@ -126,10 +126,12 @@ export function formatSwitchMlReport(report: SwitchMlWorkerReport): string {
   const ms = last?.elapsedMs ?? 0;
   const goodput = last && ms > 0 ? (last.bytes * 8) / (ms * 1e6) : 0;
   const retx = report.iterations.reduce((sum, s) => sum + s.retransmissions, 0);
+  const spurious = report.iterations.reduce((sum, s) => sum + s.spuriousRetransmissions, 0);
+  const timing = last ? `, RTO ${last.rtoMs.toFixed(1)} ms (SRTT ${last.srttMs.toFixed(1)} ms)` : '';
   const check = report.check ? `, max error ${report.check.maxAbsError.toExponential(3)}, ${report.check.boundViolations} over the bound` : '';
   return (
     `switchml worker ${report.rank}/${report.worldSize} (job ${report.jobId}): ${report.length} elements × ${report.iterations.length} call(s), ` +
-    `last ${ms.toFixed(1)} ms (${goodput.toFixed(2)} Gbit/s), ${retx} retransmission(s), result sha256 ${report.resultSha256.slice(0, 16)}…${check}`
+    `last ${ms.toFixed(1)} ms (${goodput.toFixed(2)} Gbit/s), ${retx} retransmission(s) (${spurious} spurious)${timing}, result sha256 ${report.resultSha256.slice(0, 16)}…${check}`
   );
 }
 

@@ -50,13 +50,23 @@ export class SendBufferPool {
     this.free.push(buf);
   }
 
-  /** The newest buffer was taken but not sent after all (the send threw): give it back. */
+  /** The newest buffer is free again at once (the send threw, or completed synchronously): give it back. */
   unTakeNewest(): void {
-    if (this.count === 0) return;
+    const buf = this.dropNewest();
+    if (buf !== undefined) this.free.push(buf);
+  }
+
+  /** The newest buffer belongs to a send that completes without telling us: forget it (a new one is made when needed). */
+  letGoNewest(): void {
+    this.dropNewest();
+  }
+
+  private dropNewest(): Buffer | undefined {
+    if (this.count === 0) return undefined;
     const at = (this.head + this.count - 1) % this.limit;
-    const buf = this.ring[at]!;
+    const buf = this.ring[at];
     this.ring[at] = undefined;
     this.count--;
-    this.free.push(buf);
+    return buf;
   }
 }

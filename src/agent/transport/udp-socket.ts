@@ -2,6 +2,14 @@
  * A bound dgram socket with pooled, asynchronous sends: what the kernel UDP
  * transport and the UDP wire transport share. Sends beyond `sendQueueLimit`
  * in flight are dropped and counted rather than buffered without bound.
+ *
+ * A socket connected to its one peer (`connect`, the UDP wire with a given
+ * local port) takes a faster path: dgram sends on a connected socket at once,
+ * without resolving the address (a dns.lookup and a tick per datagram) and
+ * without a completion callback (another tick). When the kernel took the
+ * datagram (libuv's send queue is empty afterwards), the buffer goes straight
+ * back to the pool; otherwise libuv still reads it and the pool lets it go.
+ * The bound is then libuv's queue of sends the kernel could not take at once.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { moduleLogger } from '../../log/logger.js';
@@ -31,12 +39,14 @@ export class PooledUdpSocket {
   private readonly pool: SendBufferPool;
   private readonly afterSend = (err: Error | null, bytes: number): void => this.sent(err, bytes);
   private open = true;
+  /** The peer the socket is connected to, if it is. */
+  private connectedTo: SocketAddress | undefined;
 
   private constructor(
     private readonly socket: Socket,
     local: SocketAddress,
     bufferSize: number,
-    sendQueueLimit: number,
+    private readonly sendQueueLimit: number,
     private readonly counters: MutableTransportCounters,
   ) {
     this.local = local;
@@ -81,23 +91,62 @@ export class PooledUdpSocket {
   }
 
   /**
+   * Connects the socket to `peer`: sends to it take the fast path, and the
+   * kernel drops datagrams from anyone else. Only for a socket bound to a port
+   * given explicitly (Linux moves a socket bound to port 0 to a new port when
+   * it is disconnected again).
+   */
+  async connect(peer: SocketAddress): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.socket.connect(peer.port, peer.address, (err?: Error) => (err ? reject(err) : resolve())));
+    this.connectedTo = peer;
+  }
+
+  /** Undoes `connect` (the port stays); sends name their destination again. */
+  disconnect(): void {
+    if (this.connectedTo === undefined) return;
+    this.connectedTo = undefined;
+    this.socket.disconnect();
+  }
+
+  /** The peer the socket is connected to, if it is. */
+  get peer(): SocketAddress | undefined {
+    return this.connectedTo;
+  }
+
+  /**
    * A send buffer to fill, or undefined (and a counted drop) when closed or
    * when too many sends are in flight. Pass it to `transmit` at once.
    */
   acquire(): Buffer | undefined {
-    const buf = this.open ? this.pool.take() : undefined;
+    const full = this.connectedTo !== undefined && this.socket.getSendQueueCount() >= this.sendQueueLimit;
+    const buf = this.open && !full ? this.pool.take() : undefined;
     if (buf === undefined) this.counters.sendDrops++;
     return buf;
   }
 
   /** Sends `buf[0 .. length)` (a buffer from `acquire`) to `to`. */
   transmit(buf: Buffer, length: number, to: SocketAddress): void {
+    const peer = this.connectedTo;
+    if (peer !== undefined && peer.port === to.port && peer.address === to.address) return this.transmitConnected(buf, length);
     try {
       this.socket.send(buf, 0, length, to.port, to.address, this.afterSend);
     } catch (err) {
       this.pool.unTakeNewest();
       throw err;
     }
+  }
+
+  private transmitConnected(buf: Buffer, length: number): void {
+    try {
+      this.socket.send(buf, 0, length);
+    } catch (err) {
+      this.pool.unTakeNewest();
+      throw err;
+    }
+    this.counters.datagramsOut++;
+    this.counters.bytesOut += length;
+    if (this.socket.getSendQueueCount() === 0) this.pool.unTakeNewest();
+    else this.pool.letGoNewest();
   }
 
   private sent(err: Error | null, bytes: number): void {

@@ -11,7 +11,8 @@
  * that a switch or peer that does ARP can find it.
  *
  * Received frames are checked in this order, each failure dropped and counted:
- * 1. from the peer socket, else `foreign`;
+ * 1. from the peer socket, else `foreign` (a wire opened on a given local port
+ *    is a connected socket: the kernel drops strangers unseen and uncounted);
  * 2. a readable Ethernet header, else `malformed`;
  * 3. destined to our MAC or broadcast, else `notForUs`;
  * 4. ARP: a request for our IP is answered (`arpReplies`), other ARP is `arpIgnored`;
@@ -157,6 +158,17 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters {
     const frameSize = maxPayload + udpFrameOverhead(transport.vlan);
     transport.socket = await PooledUdpSocket.bind(local, 'UDP wire transport', options, frameSize, transport.counters, transport.onMessage);
     transport.rename(`udp-wire ${formatSocketAddress(transport.socket.local)}`);
+    // A wire has one peer: connected, its sends take dgram's fast path. Not on
+    // an ephemeral port, which Linux would change if setPeer disconnected it.
+    const peer = transport.peerAddress;
+    if (peer !== undefined && local.port !== 0) {
+      try {
+        await transport.socket.connect(peer);
+      } catch (err) {
+        await transport.socket.close();
+        throw new TransportError(TRANSPORT_ERROR_CODES.bindFailed, `UDP wire transport: cannot connect to the peer ${formatSocketAddress(peer)}: ${(err as Error).message}`, { cause: err });
+      }
+    }
     return transport;
   }
 
@@ -177,6 +189,9 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters {
       throw new TransportError(TRANSPORT_ERROR_CODES.badAddress, `UDP wire transport: the peer ${peer.address} and the local ${local.address} are of different IP families`);
     }
     this.peerAddress = peer;
+    // Connected to another peer (open connects when it knows one): sends name their destination from now on.
+    const connected = this.socket as PooledUdpSocket | undefined;
+    if (connected?.peer !== undefined && (connected.peer.port !== peer.port || connected.peer.address !== peer.address)) connected.disconnect();
   }
 
   private wireEnd(address: string, port: number, role: 'local' | 'peer', allowZero: boolean): SocketAddress {

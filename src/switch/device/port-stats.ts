@@ -17,13 +17,15 @@ interface Cell {
 }
 
 export class PortStatsTable {
-  private readonly byPort = new Map<number, Cell>();
+  // Ports are 9-bit numbers: an array indexed by number is one read per packet (a Map lookup costs a hash).
+  private readonly byPort: (Cell | undefined)[] = [];
 
   of(port: number): Cell {
-    let s = this.byPort.get(port);
-    if (!s) {
+    let s = this.byPort[port];
+    if (s === undefined) {
+      if (!Number.isInteger(port) || port < 0 || port > 0xffff) throw new RangeError(`port ${port} is not a port number`);
       s = { packetsIn: 0, packetsOut: 0, dropped: 0, failed: 0, malformedByPort: 0 };
-      this.byPort.set(port, s);
+      this.byPort[port] = s;
     }
     return s;
   }
@@ -31,8 +33,8 @@ export class PortStatsTable {
   /** A copy, sorted by port. */
   snapshot(): Record<number, PortStats> {
     const out: Record<number, PortStats> = {};
-    for (const port of [...this.byPort.keys()].sort((a, b) => a - b)) {
-      const c = this.byPort.get(port)!;
+    for (const [port, c] of this.byPort.entries()) {
+      if (c === undefined) continue;
       out[port] = { packetsIn: c.packetsIn, packetsOut: c.packetsOut, dropped: c.dropped, malformed: c.failed + c.malformedByPort };
     }
     return out;

@@ -1,25 +1,135 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { AdaptiveTimeout, SlotTimers } from '../../../src/agent/switchml/retransmission.js';
+import { Answer, SlotTimers } from '../../../src/agent/switchml/retransmission.js';
+import { RttEstimator } from '../../../src/agent/switchml/rtt-estimator.js';
 import { eventually } from '../transport/helpers.js';
 
-describe('AdaptiveTimeout', () => {
-  test('per packet, the k-th retransmission waits base * factor^k, capped', () => {
-    const t = new AdaptiveTimeout(10, { factor: 2, everyTimeouts: 100, maxTimeoutMs: 100 });
-    expect([0, 1, 2, 3, 4, 10].map((k) => t.waitMs(k))).toEqual([10, 20, 40, 80, 100, 100]);
+const POLICY = { factor: 2, minTimeoutMs: 5, maxTimeoutMs: 1000 };
+
+describe('RttEstimator (RFC 6298)', () => {
+  test('before any sample, the RTO is the initial timeout, clamped to [min, max]', () => {
+    expect(new RttEstimator(20, POLICY).rtoMs).toBe(20);
+    expect(new RttEstimator(1, POLICY).rtoMs).toBe(5);
+    expect(new RttEstimator(5000, POLICY).rtoMs).toBe(1000);
+    expect(new RttEstimator(20, POLICY)).toMatchObject({ srttMs: 0, rttVarMs: 0, samples: 0 });
   });
 
-  test('the base doubles after 100 timeouts, then 200 more, then 300 more (SwitchML’s rising threshold)', () => {
-    const t = new AdaptiveTimeout(10, { factor: 2, everyTimeouts: 100, maxTimeoutMs: 1000 });
-    const bases: number[] = [];
-    for (let i = 1; i <= 1000; i++) {
-      t.recordTimeout();
-      if ([99, 100, 299, 300, 599, 600, 999, 1000].includes(i)) bases.push(t.baseMs);
+  test('the first sample sets SRTT = R and RTTVAR = R/2; RTO = SRTT + 4 RTTVAR', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.sample(8);
+    expect(e).toMatchObject({ srttMs: 8, rttVarMs: 4, rtoMs: 24, samples: 1 });
+  });
+
+  test('later samples: RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R|, then SRTT = 7/8 SRTT + 1/8 R', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.sample(8); // srtt 8, rttvar 4
+    e.sample(16); // rttvar 3 + 2 = 5, srtt 7 + 2 = 9
+    expect(e).toMatchObject({ srttMs: 9, rttVarMs: 5, rtoMs: 29 });
+    e.sample(9); // rttvar 3.75, srtt 9
+    expect(e).toMatchObject({ srttMs: 9, rttVarMs: 3.75, rtoMs: 24 });
+  });
+
+  test('a steady path converges to SRTT + the 1 ms clock granularity, above the floor', () => {
+    const e = new RttEstimator(20, { ...POLICY, minTimeoutMs: 0.5 });
+    for (let i = 0; i < 200; i++) e.sample(2);
+    expect(e.srttMs).toBe(2);
+    expect(e.rttVarMs).toBeLessThan(1e-20);
+    expect(e.rtoMs).toBe(3); // SRTT + max(G = 1 ms, 4 RTTVAR)
+    const floored = new RttEstimator(20, POLICY);
+    for (let i = 0; i < 200; i++) floored.sample(2);
+    expect(floored.rtoMs).toBe(5);
+  });
+
+  test('the RTO never exceeds the maximum, whatever the samples', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.sample(900);
+    expect(e.rtoMs).toBe(1000);
+  });
+
+  test('a timeout doubles the RTO, at most once per RTO period; the next sample recomputes it', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.sample(8); // RTO 24
+    e.timedOut(100);
+    expect(e.rtoMs).toBe(48);
+    e.timedOut(100); // other slots expiring in the same sweep: the same event
+    e.timedOut(147);
+    expect(e.rtoMs).toBe(48);
+    e.timedOut(148); // a whole RTO later: back off again
+    expect(e.rtoMs).toBe(96);
+    for (let t = 1000; t < 20_000; t += 1000) e.timedOut(t);
+    expect(e.rtoMs).toBe(1000);
+    e.sample(8); // rttvar 3, srtt 8
+    expect(e.rtoMs).toBe(20);
+  });
+
+  test('with a window of samples per round trip, the gains shrink by the window (RFC 7323, appendix G)', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.expectSamplesPerRtt(4);
+    e.sample(8); // the first sample is taken whole: srtt 8, rttvar 4
+    e.sample(24); // rttvar = (1 - 1/16)·4 + 1/16·16 = 4.75; srtt = (1 - 1/32)·8 + 1/32·24 = 8.5
+    expect(e).toMatchObject({ srttMs: 8.5, rttVarMs: 4.75, rtoMs: 27.5 });
+    e.expectSamplesPerRtt(0); // treated as 1
+    e.sample(8.5); // rttvar 0.75·4.75, srtt unchanged
+    expect(e).toMatchObject({ srttMs: 8.5, rttVarMs: 3.5625 });
+  });
+
+  test('a spurious retransmission raises SRTT and RTTVAR to cover the first copy’s round trip and undoes the back-off (RFC 4015)', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.sample(8); // srtt 8, rttvar 4, RTO 24
+    e.timedOut(100); // RTO 48
+    e.spurious(30);
+    expect(e).toMatchObject({ srttMs: 30, rttVarMs: 15, rtoMs: 90, samples: 2 });
+    e.spurious(10); // shorter than SRTT: nothing to raise
+    expect(e).toMatchObject({ srttMs: 30, rttVarMs: 15, rtoMs: 90 });
+    const fresh = new RttEstimator(20, POLICY);
+    fresh.spurious(12); // as a first sample
+    expect(fresh).toMatchObject({ srttMs: 12, rttVarMs: 6, rtoMs: 36 });
+  });
+
+  test('per packet, the k-th retransmission waits RTO * factor^k, capped', () => {
+    const e = new RttEstimator(10, POLICY);
+    expect([0, 1, 2, 3, 4, 7, 10].map((k) => e.waitMs(k))).toEqual([10, 20, 40, 80, 160, 1000, 1000]);
+  });
+
+  test('ignores nonsense samples', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.sample(Number.NaN);
+    e.sample(-1);
+    expect(e.samples).toBe(0);
+    expect(e.rtoMs).toBe(20);
+  });
+});
+
+describe('SlotTimers with a virtual clock', () => {
+  test("answers sample the RTT; retransmitted packets give none (Karn's rule); early answers are spurious", () => {
+    let now = 1000;
+    const expired: number[] = [];
+    const estimator = new RttEstimator(20, POLICY);
+    const timers = new SlotTimers(2, estimator, (slot) => expired.push(slot), () => now);
+    try {
+      timers.started(0);
+      now += 8;
+      expect(timers.answered(0)).toBe(Answer.Sampled);
+      expect(estimator).toMatchObject({ srttMs: 8, samples: 1 });
+
+      timers.started(1);
+      now += 30;
+      timers.retransmitted(1); // as the sweep would after the deadline
+      now += 2; // the answer to the first copy, 2 ms after the second was sent
+      expect(timers.answered(1)).toBe(Answer.Spurious);
+      // The first copy's round trip (32 ms) now bounds SRTT and RTTVAR from below.
+      expect(estimator).toMatchObject({ srttMs: 32, rttVarMs: 16, samples: 2 });
+
+      timers.started(1);
+      now += 100;
+      timers.retransmitted(1);
+      now += 40; // more than one SRTT after the retransmission: maybe its own answer
+      expect(timers.answered(1)).toBe(Answer.AfterRetransmission);
+      expect(estimator.samples).toBe(2);
+      expect(timers.attemptsOf(1)).toBe(1);
+    } finally {
+      timers.dispose();
     }
-    expect(bases).toEqual([10, 20, 20, 40, 40, 80, 80, 160]);
-  });
-
-  test('the initial timeout never exceeds the cap', () => {
-    expect(new AdaptiveTimeout(500, { factor: 2, everyTimeouts: 1, maxTimeoutMs: 100 }).baseMs).toBe(100);
+    expect(expired).toEqual([]);
   });
 });
 
@@ -29,15 +139,15 @@ describe('SlotTimers', () => {
 
   test('only slots whose packet is still unanswered expire; retransmissions count per slot', async () => {
     const expired: number[] = [];
-    const timeout = new AdaptiveTimeout(1, { factor: 1, everyTimeouts: 1_000_000, maxTimeoutMs: 1 });
-    timers = new SlotTimers(3, timeout, (slot) => {
+    const estimator = new RttEstimator(1, { factor: 1, minTimeoutMs: 1, maxTimeoutMs: 1 });
+    timers = new SlotTimers(3, estimator, (slot) => {
       expired.push(slot);
       if (expired.filter((s) => s === slot).length < 3) timers!.retransmitted(slot);
     });
     timers.started(0);
     timers.started(1);
     timers.started(2);
-    timers.stopped(1);
+    timers.answered(1);
     expect(await eventually(() => expired.length === 6)).toBe(true);
     expect(expired.filter((s) => s === 0)).toHaveLength(3);
     expect(expired.filter((s) => s === 2)).toHaveLength(3);
@@ -49,7 +159,7 @@ describe('SlotTimers', () => {
 
   test('dispose stops everything', async () => {
     const expired: number[] = [];
-    timers = new SlotTimers(1, new AdaptiveTimeout(1, { factor: 1, everyTimeouts: 10, maxTimeoutMs: 1 }), (slot) => expired.push(slot));
+    timers = new SlotTimers(1, new RttEstimator(1, { factor: 1, minTimeoutMs: 1, maxTimeoutMs: 1 }), (slot) => expired.push(slot));
     timers.started(0);
     timers.dispose();
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -151,6 +151,10 @@ describe('SwitchML worker: options and progress', () => {
     expect(() => new SwitchMlWorker({ ...base, epoch: 256 })).toThrow(RangeError);
     expect(() => new SwitchMlWorker({ ...base, timeoutMs: 0 })).toThrow(RangeError);
     expect(() => new SwitchMlWorker({ ...base, backoff: { factor: 0.5 } })).toThrow(RangeError);
+    expect(() => new SwitchMlWorker({ ...base, backoff: { minTimeoutMs: 0 } })).toThrow(RangeError);
+    expect(() => new SwitchMlWorker({ ...base, backoff: { minTimeoutMs: 50, maxTimeoutMs: 10 } })).toThrow(/must not exceed/);
+    // Lowering only the ceiling brings the default floor down with it.
+    expect(new SwitchMlWorker({ ...base, backoff: { maxTimeoutMs: 2 } }).options.backoff).toEqual({ factor: 2, minTimeoutMs: 2, maxTimeoutMs: 2 });
     expect(() => new SwitchMlWorker({ ...base, elementsPerPacket: 64 })).toThrow(/transport carries at most 200/);
     expect(new SwitchMlWorker(base)).toMatchObject({ rank: 0, worldSize: 2 });
   });

@@ -16,8 +16,8 @@ function network(options: MemoryNetworkOptions = {}): MemorySwitchMlNetwork {
 }
 
 const ids = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-/** Without impairments nothing is lost: a long first timeout keeps a busy machine from causing retransmissions. */
-const CALM = { timeoutMs: 5000, backoff: { maxTimeoutMs: 5000 } };
+/** Without impairments nothing is lost: a long timeout floor keeps a busy machine from causing retransmissions. */
+const CALM = { timeoutMs: 5000, backoff: { minTimeoutMs: 5000, maxTimeoutMs: 5000 } };
 
 /** Every worker got the exact SwitchML result (so all are bit-identical) and it is within the bound. */
 function expectExact(outcome: JobOutcome, tensors: readonly Float32Array[], perPacket = 64): void {
@@ -36,6 +36,9 @@ describe('SwitchML worker over the reference switch, no impairments', () => {
     const stats = outcome!.stats[0]!;
     expect(stats).toMatchObject({ algorithm: 'switchml', chunks: 16, window: 8, packets: 24, bytes: 4000 });
     expect(stats.messagesSent).toBe(24 + stats.retransmissions);
+    // The timeout estimator's state is in the stats; CALM pins the RTO (floor = ceiling).
+    expect(stats.rtoMs).toBe(5000);
+    expect(stats.spuriousRetransmissions).toBeLessThanOrEqual(stats.retransmissions);
     expect(net.model.counters.results).toBe(24);
     expect(net.model.counters.aggregated).toBe(24 * (n - 1));
   });

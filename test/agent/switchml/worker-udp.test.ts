@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 /** Real sockets on a shared machine: timeouts long enough that only the injected loss causes retransmissions, mostly. */
-const SOCKET_TIMING = { timeoutMs: 20, backoff: { everyTimeouts: 1_000_000, maxTimeoutMs: 200 }, maxRetries: 100 };
+const SOCKET_TIMING = { timeoutMs: 20, backoff: { minTimeoutMs: 5, maxTimeoutMs: 200 }, maxRetries: 100 };
 
 describe('SwitchML over real UDP sockets on 127.0.0.1', () => {
   test('kernel UDP: 3 workers through a test switch that loses 5% of updates and results', async () => {

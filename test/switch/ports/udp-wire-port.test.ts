@@ -1,10 +1,12 @@
-import { createSocket, type Socket } from 'node:dgram';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createSocket, Socket } from 'node:dgram';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { freeUdpPorts } from '../../../src/demo/free-ports.js';
 import { UdpWirePort } from '../../../src/switch/ports/udp-wire-port.js';
 import { collect, frame, tagOf, waitFor } from './frames.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   await Promise.allSettled(cleanups.splice(0).map((c) => c()));
 });
 
@@ -57,17 +59,59 @@ describe('UDP wire port', () => {
     await waitFor(() => atB.length === 1 && b.foreign === 1 && b.counters.malformed === 1);
     expect(atB.map(tagOf)).toEqual([1]);
     expect(b.counters).toMatchObject({ framesIn: 1, drops: 1, malformed: 1 });
+    expect(a.connectedToPeer).toBe(false); // ephemeral ports are never connected
   });
 
-  it('bounds the send queue and drops (counted) beyond it', async () => {
+  it('connects a wire with a given port to its peer: strangers never reach it', async () => {
+    const [pa, pb, pc] = await freeUdpPorts(3);
+    const a = await UdpWirePort.open({ number: 1, localAddress: '127.0.0.1', localPort: pa!, peerAddress: '127.0.0.1', peerPort: pb! });
+    cleanups.push(() => a.close());
+    const b = await UdpWirePort.open({ number: 2, localAddress: '127.0.0.1', localPort: pb!, peerAddress: '127.0.0.1', peerPort: pa! });
+    cleanups.push(() => b.close());
+    const atB = collect(b);
+    await waitFor(() => a.connectedToPeer && b.connectedToPeer);
+    const s = await stranger();
+    await sendFrom(s, frame(666), pb!);
+    a.send(Buffer.alloc(10));
+    a.send(frame(1));
+    await waitFor(() => atB.length === 1 && b.counters.malformed === 1);
+    expect(atB.map(tagOf)).toEqual([1]);
+    // The connected socket's kernel filter drops the stranger before the port sees it.
+    expect(b.foreign).toBe(0);
+    expect(b.counters).toMatchObject({ framesIn: 1, drops: 0, malformed: 1 });
+    expect(a.counters).toMatchObject({ framesOut: 2, bytesOut: 70 });
+
+    // A new peer: the port keeps its number and sends at once, while reconnecting and after.
+    const c = await UdpWirePort.open({ number: 3, localAddress: '127.0.0.1', localPort: pc!, peerAddress: '127.0.0.1', peerPort: pa! });
+    cleanups.push(() => c.close());
+    const atC = collect(c);
+    a.setPeer('127.0.0.1', pc!);
+    a.send(frame(2));
+    await waitFor(() => atC.length === 1 && a.connectedToPeer);
+    a.send(frame(3));
+    await waitFor(() => atC.length === 2);
+    expect(atC.map(tagOf)).toEqual([2, 3]);
+    expect(atB).toHaveLength(1);
+    expect(a.localPort).toBe(pa);
+    const atA = collect(a);
+    c.send(frame(4));
+    await waitFor(() => atA.length === 1);
+    expect(tagOf(atA[0]!)).toBe(4);
+  });
+
+  it('bounds the queue of sends the kernel has not taken, and drops (counted) beyond it', async () => {
     const [a, b] = await pair({ sendQueueLimit: 2 });
-    collect(b);
-    // Sends complete asynchronously, so a synchronous burst meets the limit.
-    const accepted = [0, 1, 2, 3, 4].map((i) => a.send(frame(i)));
-    expect(accepted).toEqual([true, true, false, false, false]);
-    expect(a.counters.drops).toBe(3);
-    await waitFor(() => a.counters.framesOut === 2);
+    const atB = collect(b);
+    // On loopback the kernel takes every datagram at once; pretend its buffer is full.
+    const queued = vi.spyOn(Socket.prototype, 'getSendQueueCount');
+    queued.mockReturnValueOnce(0).mockReturnValueOnce(1).mockReturnValueOnce(2).mockReturnValueOnce(5);
+    const accepted = [0, 1, 2, 3].map((i) => a.send(frame(i)));
+    expect(accepted).toEqual([true, true, false, false]);
+    expect(a.counters).toMatchObject({ framesOut: 2, bytesOut: 120, drops: 2 });
+    queued.mockRestore();
     expect(a.send(frame(9))).toBe(true);
+    await waitFor(() => atB.length === 3);
+    expect(atB.map(tagOf)).toEqual([0, 1, 9]);
   });
 
   it('frees its UDP port on close and drops afterwards', async () => {

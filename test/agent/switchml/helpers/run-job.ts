@@ -7,10 +7,10 @@ import { SwitchMlWorker } from '../../../../src/agent/switchml/switchml-worker.j
 import type { SwitchMlWorkerOptions } from '../../../../src/agent/switchml/switchml-options.js';
 import type { SwitchMlStats } from '../../../../src/agent/switchml/switchml-stats.js';
 
-/** Fast timers for in-memory runs: no spurious growth, a generous retry budget, still bounded. */
+/** Fast timers for in-memory runs: a low floor for the adaptive timeout, a generous retry budget, still bounded. */
 export const FAST_TIMING = {
   timeoutMs: 4,
-  backoff: { factor: 2, everyTimeouts: 1_000_000, maxTimeoutMs: 40 },
+  backoff: { factor: 2, minTimeoutMs: 2, maxTimeoutMs: 40 },
   maxRetries: 100,
 } as const;
 
