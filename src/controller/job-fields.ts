@@ -17,7 +17,7 @@ export interface KeyStyle {
 
 const WORKER_FIELDS = ['rank', 'host', 'ip', 'mac', 'udp_port'];
 const ENDPOINT_FIELDS = ['host', 'ip', 'udp_port'];
-const TIMEOUT_FIELDS = ['timeout_ms', 'backoff_factor', 'backoff_every_timeouts', 'max_timeout_ms', 'max_retries'];
+const TIMEOUT_FIELDS = ['timeout_ms', 'backoff_factor', 'min_timeout_ms', 'max_timeout_ms', 'max_retries'];
 
 function address(r: ObjectReader, key: string, parse: (text: string) => Parsed<number>): number | undefined {
   const text = r.text(key);
@@ -97,11 +97,15 @@ export function readTimeouts(job: ObjectReader, style: KeyStyle): JobTimeouts | 
   const timeouts: JobTimeouts = {
     timeoutMs: r.number(k('timeout_ms'), 0.001, day, ' ms') ?? d.timeoutMs,
     backoffFactor: r.number(k('backoff_factor'), 1, 16) ?? d.backoffFactor,
-    backoffEveryTimeouts: r.integer(k('backoff_every_timeouts'), 1, 2 ** 31) ?? d.backoffEveryTimeouts,
+    minTimeoutMs: r.number(k('min_timeout_ms'), 0.001, day, ' ms') ?? d.minTimeoutMs,
     maxTimeoutMs: r.number(k('max_timeout_ms'), 0.001, day, ' ms') ?? d.maxTimeoutMs,
     maxRetries: r.integer(k('max_retries'), 0, 1_000_000) ?? d.maxRetries,
   };
   if (r.log.problems.length > before) return undefined;
+  if (timeouts.maxTimeoutMs < timeouts.minTimeoutMs) {
+    r.log.add(C.JOB_BAD_VALUE, r.at(k('max_timeout_ms')), `${k('max_timeout_ms')} (${timeouts.maxTimeoutMs}) is below ${k('min_timeout_ms')} (${timeouts.minTimeoutMs}); raise it`);
+    return undefined;
+  }
   if (timeouts.maxTimeoutMs < timeouts.timeoutMs) {
     r.log.add(C.JOB_BAD_VALUE, r.at(k('max_timeout_ms')), `${k('max_timeout_ms')} (${timeouts.maxTimeoutMs}) is below ${k('timeout_ms')} (${timeouts.timeoutMs}); raise it`);
     return undefined;

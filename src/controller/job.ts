@@ -41,8 +41,8 @@ export interface JobTimeouts {
   readonly timeoutMs: number;
   /** Growth factor of the timeout (≥ 1). */
   readonly backoffFactor: number;
-  /** The base timeout grows after this many timeouts (SwitchML: 100). */
-  readonly backoffEveryTimeouts: number;
+  /** The floor of the adaptive timeout (RFC 6298's minimum RTO), ms. */
+  readonly minTimeoutMs: number;
   /** No wait is longer than this, ms. */
   readonly maxTimeoutMs: number;
   /** Retransmissions of one packet before the operation fails. */
@@ -78,7 +78,7 @@ export interface JobSpecInput {
 }
 
 export const DEFAULT_POOL_SIZE = 256;
-export const DEFAULT_TIMEOUTS: JobTimeouts = Object.freeze({ timeoutMs: 20, backoffFactor: 2, backoffEveryTimeouts: 100, maxTimeoutMs: 1000, maxRetries: 30 });
+export const DEFAULT_TIMEOUTS: JobTimeouts = Object.freeze({ timeoutMs: 20, backoffFactor: 2, minTimeoutMs: 5, maxTimeoutMs: 1000, maxRetries: 30 });
 /** Ring ranks travel as 16 bits (Rina's sender_rank). */
 export const MAX_JOB_WORKERS = 0xffff;
 

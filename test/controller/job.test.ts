@@ -95,6 +95,8 @@ describe('job spec errors name the path, in the style the spec was written', () 
       [['JOB_DUPLICATE_WORKER', '$.workers[1]']]],
     ['a pool beyond the 15-bit slot index', (j) => { j['pool_size'] = 40000; }, [['JOB_BAD_VALUE', '$.pool_size']]],
     ['timeouts out of order', (j) => { j['timeouts'] = { timeout_ms: 100, max_timeout_ms: 10 }; }, [['JOB_BAD_VALUE', '$.timeouts.max_timeout_ms']]],
+    ['a timeout floor above the ceiling', (j) => { j['timeouts'] = { timeout_ms: 5, min_timeout_ms: 50, max_timeout_ms: 10 }; }, [['JOB_BAD_VALUE', '$.timeouts.max_timeout_ms']]],
+    ['a timeout field the agent no longer has', (j) => { j['timeouts'] = { backoff_every_timeouts: 100 }; }, [['JOB_UNKNOWN_FIELD', '$.timeouts.backoff_every_timeouts']]],
     ['a timeout of the wrong type', (j) => { j['timeouts'] = { backoff_factor: '2' }; }, [['JOB_WRONG_TYPE', '$.timeouts.backoff_factor']]],
   ];
 

@@ -19,13 +19,13 @@
  *   worker and detaches it, and closes the transport only with `closeTransport`
  *   (by default the caller owns the transport).
  *
- * Assumption shared with SwitchML's design: a worker's updates for one slot
- * reach the switch in the order they were sent. The switch tells a first
- * contribution from a retransmission by the worker's bit in the slot copy's
- * seen bitmap, which the worker's next update into the slot (the other copy)
- * clears; an old copy of an update overtaken by that next update would look
- * new and start a spurious round (see reference-switch.ts). Results may be
- * lost, duplicated and reordered freely.
+ * What the switch relies on: each slot copy remembers its round (tsi and
+ * epoch). A retransmission of the current round is told from a first
+ * contribution by the worker's bit in the copy's seen bitmap; an old update
+ * that arrives late, overtaken by a newer round of the same copy, is dropped
+ * as stale instead of opening a spurious round (reference-switch.ts has the
+ * rules, which test/e2e/switchml checks against p4/switchml.p4). Updates and
+ * results may be lost, duplicated and reordered freely.
  */
 import { moduleLogger } from '../../log/logger.js';
 import { switchMlLength } from '../../wire/index.js';
