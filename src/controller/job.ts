@@ -78,7 +78,7 @@ export interface JobSpecInput {
 }
 
 export const DEFAULT_POOL_SIZE = 256;
-export const DEFAULT_TIMEOUTS: JobTimeouts = Object.freeze({ timeoutMs: 20, backoffFactor: 2, minTimeoutMs: 5, maxTimeoutMs: 1000, maxRetries: 30 });
+export const DEFAULT_TIMEOUTS: JobTimeouts = Object.freeze({ timeoutMs: 20, backoffFactor: 2, minTimeoutMs: 20, maxTimeoutMs: 1000, maxRetries: 30 });
 /** Ring ranks travel as 16 bits (Rina's sender_rank). */
 export const MAX_JOB_WORKERS = 0xffff;
 

@@ -18,14 +18,17 @@
  *   a delay spike within one round trip. As RFC 7323 (appendix G) does, the
  *   gains are divided by the samples expected per round trip (the window).
  * - A retransmission answered too soon to be the one answered (see
- *   retransmission.ts) was spurious, and then the answer is known to belong to
- *   the first copy: its round trip is a valid sample after all, and it is
- *   longer than the RTO was. As the Eifel response (RFC 4015) does, SRTT and
- *   RTTVAR are raised to cover it (SRTT ≥ R, RTTVAR ≥ R/2) and the back-off is
- *   undone. Without this, a stall of the switch (a garbage collection, the
- *   switch descheduled on a busy machine) fires every outstanding deadline at
- *   once, again and again, and the retransmissions load a switch that is
- *   already the bottleneck.
+ *   retransmission.ts) was spurious: the back-off that its timeout caused is
+ *   undone (as the Eifel response, RFC 4015, does), but its first copy's round
+ *   trip is not taken as a sample, and RFC 4015's raising of SRTT to it is not
+ *   done. A SwitchML result waits for the slowest worker, so an answer that
+ *   comes just after our retransmission usually means that a peer lost its
+ *   update and waited out its own RTO: the time says how long the peer's RTO
+ *   was, not how long the path takes. Fed back, it raises every worker's RTO,
+ *   which lengthens the next loss's wait, and so on: with RFC 4015's rule a
+ *   1 MiB AllReduce of 3 workers under 5% loss took 47 s instead of 2 s, the
+ *   RTO at its ceiling. For the same reason ordinary samples are clipped
+ *   (OUTLIER_SPREAD below).
  *
  * A worker has up to a pool's worth of packets outstanding, each with its own
  * deadline, where TCP has one timer per connection. When the switch stalls,
@@ -47,6 +50,17 @@ export interface RetransmissionPolicy {
   /** The longest any wait may be, in ms. */
   readonly maxTimeoutMs: number;
 }
+
+/**
+ * Samples above SRTT + OUTLIER_SPREAD·RTTVAR count as that much. A result
+ * that waited for a peer's retransmission arrives about one RTO late, and such
+ * samples come at the loss rate times the workers; taken whole they pull SRTT
+ * and RTTVAR toward the RTO, which feeds back into a longer RTO (at a few
+ * percent loss, all the way to the ceiling). Clipped, a minority of them cannot
+ * move the estimate, while a real rise in delay (every sample high) still
+ * raises RTTVAR, and with it the clip, by a constant factor per round trip.
+ */
+const OUTLIER_SPREAD = 2;
 
 /** Node's timers fire on whole milliseconds. */
 export const CLOCK_GRANULARITY_MS = 1;
@@ -103,27 +117,25 @@ export class RttEstimator {
 
   /** A round-trip time measured on a packet sent once (Karn's rule is the caller's). */
   sample(rttMs: number): void {
+    this.take(rttMs, this.srtt + OUTLIER_SPREAD * this.rttvar);
+  }
+
+  private take(rttMs: number, clipMs: number): void {
     if (!(rttMs >= 0)) return;
     if (this.sampleCount++ === 0) {
       this.srtt = rttMs;
       this.rttvar = rttMs / 2;
     } else {
-      this.rttvar = (1 - this.beta) * this.rttvar + this.beta * Math.abs(this.srtt - rttMs);
-      this.srtt = (1 - this.alpha) * this.srtt + this.alpha * rttMs;
+      const r = Math.min(rttMs, clipMs);
+      this.rttvar = (1 - this.beta) * this.rttvar + this.beta * Math.abs(this.srtt - r);
+      this.srtt = (1 - this.alpha) * this.srtt + this.alpha * r;
     }
     this.recompute();
   }
 
-  /** A retransmission was spurious: the first copy's answer took `rttMs`. Raise SRTT and RTTVAR to cover it; undo the back-off. */
+  /** A retransmission was spurious (the first copy's answer took `rttMs`): undo the back-off; a first sample is taken as one. */
   spurious(rttMs: number): void {
-    if (!(rttMs >= 0)) return;
-    if (this.sampleCount++ === 0) {
-      this.srtt = rttMs;
-      this.rttvar = rttMs / 2;
-    } else {
-      this.srtt = Math.max(this.srtt, rttMs);
-      this.rttvar = Math.max(this.rttvar, rttMs / 2);
-    }
+    if (!(rttMs >= 0) || this.sampleCount === 0) return this.sample(rttMs);
     this.recompute();
   }
 

@@ -11,9 +11,11 @@
  *   JavaScript emulator on the same machine. A window of W packets from each
  *   of n workers queues in it: at ~20k packets/s, W = 32 and n = 4 take
  *   ~6 ms, so 20 ms is a safe first timeout until samples come in. The
- *   floor, 5 ms, stays above a garbage-collection pause or a preemption of
- *   the switch on a busy machine, which the variance of a calm path would
- *   not cover. SwitchML's fixed 10 ms is tuned for a Tofino and DPDK hosts.
+ *   floor, also 20 ms, stays above a garbage-collection pause or a preemption
+ *   of the switch on a busy machine, which the variance of a calm path would
+ *   not cover (measured: a 5 ms floor made the default demo retransmit ~10k
+ *   packets, 20 ms ~300, at the same speed). SwitchML's fixed 10 ms is tuned
+ *   for a Tofino and DPDK hosts.
  * - **Mininet** (`SWITCHML_MININET_TIMING`): veths and network namespaces add
  *   latency, and BMv2 forwards far fewer packets per second than the emulator
  *   on loopback: a first timeout of 50 ms, a floor of 10 ms, a higher ceiling.
@@ -37,7 +39,7 @@ export interface SwitchMlTiming {
 
 export const SWITCHML_LOOPBACK_TIMING: SwitchMlTiming = Object.freeze({
   timeoutMs: 20,
-  backoff: Object.freeze({ factor: 2, minTimeoutMs: 5, maxTimeoutMs: 1000 }),
+  backoff: Object.freeze({ factor: 2, minTimeoutMs: 20, maxTimeoutMs: 1000 }),
   maxRetries: 30,
 });
 

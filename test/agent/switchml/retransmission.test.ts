@@ -65,24 +65,52 @@ describe('RttEstimator (RFC 6298)', () => {
     const e = new RttEstimator(20, POLICY);
     e.expectSamplesPerRtt(4);
     e.sample(8); // the first sample is taken whole: srtt 8, rttvar 4
-    e.sample(24); // rttvar = (1 - 1/16)·4 + 1/16·16 = 4.75; srtt = (1 - 1/32)·8 + 1/32·24 = 8.5
-    expect(e).toMatchObject({ srttMs: 8.5, rttVarMs: 4.75, rtoMs: 27.5 });
+    e.sample(16); // rttvar = (1 - 1/16)·4 + 1/16·8 = 4.25; srtt = (1 - 1/32)·8 + 1/32·16 = 8.25
+    expect(e).toMatchObject({ srttMs: 8.25, rttVarMs: 4.25, rtoMs: 25.25 });
     e.expectSamplesPerRtt(0); // treated as 1
-    e.sample(8.5); // rttvar 0.75·4.75, srtt unchanged
-    expect(e).toMatchObject({ srttMs: 8.5, rttVarMs: 3.5625 });
+    e.sample(8.25); // rttvar 0.75·4.25, srtt unchanged
+    expect(e).toMatchObject({ srttMs: 8.25, rttVarMs: 3.1875 });
   });
 
-  test('a spurious retransmission raises SRTT and RTTVAR to cover the first copy’s round trip and undoes the back-off (RFC 4015)', () => {
+  test('a spurious retransmission undoes the back-off but is no sample: a peer’s loss is not path delay', () => {
     const e = new RttEstimator(20, POLICY);
     e.sample(8); // srtt 8, rttvar 4, RTO 24
     e.timedOut(100); // RTO 48
-    e.spurious(30);
-    expect(e).toMatchObject({ srttMs: 30, rttVarMs: 15, rtoMs: 90, samples: 2 });
-    e.spurious(10); // shorter than SRTT: nothing to raise
-    expect(e).toMatchObject({ srttMs: 30, rttVarMs: 15, rtoMs: 90 });
+    e.spurious(300);
+    expect(e).toMatchObject({ srttMs: 8, rttVarMs: 4, rtoMs: 24, samples: 1 });
     const fresh = new RttEstimator(20, POLICY);
-    fresh.spurious(12); // as a first sample
+    fresh.spurious(12); // with nothing else known, a first sample
     expect(fresh).toMatchObject({ srttMs: 12, rttVarMs: 6, rtoMs: 36 });
+  });
+
+  test('samples far above SRTT are clipped at SRTT + 2 RTTVAR', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.sample(8); // srtt 8, rttvar 4: the clip is 16
+    e.sample(1000); // counts as 16: rttvar 3/4·4 + 1/4·8 = 5, srtt 7/8·8 + 1/8·16 = 9
+    expect(e).toMatchObject({ srttMs: 9, rttVarMs: 5, rtoMs: 29 });
+  });
+
+  test('results that waited out a peer’s RTO do not ratchet the RTO up', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.expectSamplesPerRtt(32);
+    for (let i = 0; i < 64; i++) e.sample(4);
+    const settled = e.rtoMs;
+    // Every fifth result waits for a peer's retransmission: one RTO late, or answered just after ours.
+    for (let round = 0; round < 200; round++) {
+      for (let i = 0; i < 4; i++) e.sample(4);
+      if (round % 2 === 0) e.sample(4 + e.rtoMs);
+      else e.spurious(4 + e.rtoMs);
+    }
+    expect(e.rtoMs).toBeLessThan(settled * 2);
+  });
+
+  test('a real rise in delay still raises the RTO', () => {
+    const e = new RttEstimator(20, POLICY);
+    e.expectSamplesPerRtt(32);
+    for (let i = 0; i < 64; i++) e.sample(4);
+    for (let i = 0; i < 32 * 40; i++) e.sample(40);
+    expect(e.srttMs).toBeGreaterThan(36);
+    expect(e.rtoMs).toBeGreaterThan(40);
   });
 
   test('per packet, the k-th retransmission waits RTO * factor^k, capped', () => {
@@ -116,15 +144,15 @@ describe('SlotTimers with a virtual clock', () => {
       timers.retransmitted(1); // as the sweep would after the deadline
       now += 2; // the answer to the first copy, 2 ms after the second was sent
       expect(timers.answered(1)).toBe(Answer.Spurious);
-      // The first copy's round trip (32 ms) now bounds SRTT and RTTVAR from below.
-      expect(estimator).toMatchObject({ srttMs: 32, rttVarMs: 16, samples: 2 });
+      // Spurious: the back-off is undone, the first copy's round trip is no sample.
+      expect(estimator).toMatchObject({ srttMs: 8, rttVarMs: 4, samples: 1 });
 
       timers.started(1);
       now += 100;
       timers.retransmitted(1);
       now += 40; // more than one SRTT after the retransmission: maybe its own answer
       expect(timers.answered(1)).toBe(Answer.AfterRetransmission);
-      expect(estimator.samples).toBe(2);
+      expect(estimator.samples).toBe(1);
       expect(timers.attemptsOf(1)).toBe(1);
     } finally {
       timers.dispose();
