@@ -20,6 +20,7 @@ export { CompileContext, SideTableKey, type CompileInput } from './passes/contex
 export { PassManager, type Pass, type PassDump, type PassManagerResult, type RunOptions } from './passes/pass-manager.js';
 export { frontEndPasses, parsePass, runFrontEnd, type FrontEndResult } from './passes/front-end.js';
 export { compileProgram, type CompileResult } from './compile-program.js';
+export { compilePipeline, type PipelineCompileOptions, type PipelineCompileResult } from './pipeline-compiler.js';
 export { resolveNamesPass } from './passes/resolve-names.js';
 export { typeCheckPass, typerFor } from './passes/type-check.js';
 export { foldConstantsPass } from './passes/fold-constants.js';

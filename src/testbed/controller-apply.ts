@@ -5,6 +5,7 @@
  * forwarding, set up each job; or tear the jobs down again. Built on the
  * Installer (src/controller/install); it decides nothing of its own.
  */
+import { compilePipeline } from '../p4c/index.js';
 import { pino, type Logger } from 'pino';
 import { loadJobSpec, loadTopology, type JobSpec, type Topology } from '../controller/index.js';
 import { Installer, type ForwardingReport } from '../controller/install/index.js';
@@ -57,6 +58,7 @@ async function connect(topology: Topology, options: ControllerStepOptions): Prom
     electionId: options.electionId ?? 1n,
     rpcTimeoutMs: options.rpcTimeoutMs ?? 30_000,
     logger: stderrLogger(options.logLevel),
+    programs: { compiler: compilePipeline },
   });
 }
 

@@ -4,7 +4,7 @@
  */
 export * from './errors.js';
 export * from './installer.js';
-export { ProgramCache, type Pipeline, type ProgramCacheOptions } from './program-cache.js';
+export { ProgramCache, type P4Compiler, type Pipeline, type ProgramCacheOptions } from './program-cache.js';
 export { SwitchSession, type SessionCounters, type SessionOptions } from './switch-session.js';
 export { installForwarding, forwardingEntity, FORWARDING_NAMES, type ForwardingReport } from './forwarding-install.js';
 export { jobSwitchEntries, cellResets, SWITCHML_NAMES, type JobSwitchEntries, type JobEntryOptions } from './switchml-entries.js';

@@ -1,16 +1,18 @@
 /**
  * The pipeline each switch runs, built once per (program, defines) and shared
- * by every switch that runs the same program: a P4 source is compiled with
- * p4ina's front end (the device config is then the IR JSON, which p4ina's
- * switch takes), and compiled artefacts (a P4Info file and a device config,
- * e.g. BMv2 JSON from p4c) are read as they are. Relative paths are resolved
- * against `baseDir` (the working directory by default, as the tutorials do).
+ * by every switch that runs the same program: a P4 source is compiled by the
+ * `compiler` the caller passes in (p4ina's front end, `compilePipeline` from
+ * src/p4c, whose device config is the IR JSON that p4ina's switch takes; the
+ * controller itself does not depend on a compiler), and compiled artefacts (a
+ * P4Info file and a device config, e.g. BMv2 JSON from p4c) are read as they
+ * are. Relative paths are resolved against `baseDir` (the working directory by
+ * default, as the tutorials do).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compileProgram, formatDiagnostics, serializeIr } from '../../p4c/index.js';
 import { P4Schema, parseP4Info, p4infoFormatForPath } from '../../p4info/index.js';
 import { canonicalP4InfoBytes } from '../../p4runtime/index.js';
+import type * as p4i from '../../proto/p4i.js';
 import type { SwitchProgram } from '../topology.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
 
@@ -21,7 +23,15 @@ export interface Pipeline {
   readonly deviceConfig: Buffer;
 }
 
+/** Compiles a P4 source for the switches: `compilePipeline` of src/p4c has this shape. */
+export type P4Compiler = (
+  file: string,
+  options: { readonly defines: readonly string[]; readonly includeDirs: readonly string[] },
+) => { readonly ok: true; readonly p4info: p4i.P4Info; readonly deviceConfig: Buffer } | { readonly ok: false; readonly message: string };
+
 export interface ProgramCacheOptions {
+  /** Compiles topology programs given as P4 source; without it only compiled files ({ p4info, config }) can be pushed. */
+  readonly compiler?: P4Compiler;
   /** Directory relative program paths are resolved against (default: the working directory). */
   readonly baseDir?: string;
   /** `-D` definitions for compiled sources, e.g. `['SWITCHML_SLOTS=64']`. */
@@ -60,13 +70,15 @@ export class ProgramCache {
   }
 
   private compile(file: string, switchName: string): Pipeline {
-    const result = compileProgram(file, { includeDirs: [...(this.options.includeDirs ?? [])], defines: [...(this.options.defines ?? [])] });
-    if (result.hasErrors || !result.p4info || !result.ir) {
-      throw new InstallError(E.INSTALL_PROGRAM_FAILED, `${file} did not compile:\n${formatDiagnostics(result.diagnostics)}`, switchName);
+    const compiler = this.options.compiler;
+    if (!compiler) {
+      throw new InstallError(E.INSTALL_PROGRAM_FAILED, `${file} is P4 source and this controller was given no compiler: compile it first ("p4ina compile") and give "program": { "p4info": …, "config": … }, or pass a compiler`, switchName);
     }
+    const result = compiler(file, { includeDirs: this.options.includeDirs ?? [], defines: this.options.defines ?? [] });
+    if (!result.ok) throw new InstallError(E.INSTALL_PROGRAM_FAILED, result.message, switchName);
     // A binary round trip gives the decoded (defaults-filled) form that P4Schema and the cookie use.
     const p4info = parseP4Info(canonicalP4InfoBytes(result.p4info), 'binary', file);
-    return { p4info, schema: new P4Schema(p4info), deviceConfig: Buffer.from(serializeIr(result.ir), 'utf8') };
+    return { p4info, schema: new P4Schema(p4info), deviceConfig: result.deviceConfig };
   }
 
   private readFiles(p4infoPath: string, configPath: string, switchName: string): Pipeline {

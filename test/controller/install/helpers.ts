@@ -3,6 +3,7 @@
 // topologies written for the tests around their addresses, one program
 // cache for every test (small SwitchML settings, so compiling and reading
 // registers back stay cheap), and a readable dump of a switch's state.
+import { compilePipeline } from '../../../src/p4c/index.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -18,7 +19,7 @@ export const FORWARD_P4 = path.join(ROOT, 'p4', 'forward.p4');
 /** 64 slots of 8 elements: the P4Info then says 64 slots and the installer's capacity follows. */
 export const DEFINES = ['SWITCHML_SLOTS=64', 'SWITCHML_ELEMENTS=8'];
 export const SLOTS = 64;
-export const programs = new ProgramCache({ defines: DEFINES });
+export const programs = new ProgramCache({ defines: DEFINES, compiler: compilePipeline });
 
 const quiet = pino({ level: process.env.INSTALL_TEST_LOG ?? 'silent' });
 

@@ -4,6 +4,7 @@
  * wire (the demo's addressing: src/demo/demo-network.ts), the topology the
  * controller reads, and SwitchML job specs over any subset of the hosts.
  */
+import { compilePipeline } from '../../../../src/p4c/index.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineJob, parseTopology, type JobSpec, type Topology } from '../../../../src/controller/index.js';
@@ -21,7 +22,7 @@ export const SWITCH = { name: SWITCH_NAME, ip: SWITCH_IP, mac: SWITCH_MAC, ipNum
 
 /** One compiled switchml.p4 per test file (compiling takes a while; each switch still loads it anew). */
 export function programCache(defines: readonly string[] = []): ProgramCache {
-  return new ProgramCache({ defines });
+  return new ProgramCache({ defines, compiler: compilePipeline });
 }
 
 export function e2eHosts(count: number): DemoHost[] {
