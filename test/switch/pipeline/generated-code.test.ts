@@ -8,18 +8,13 @@ import { readBits, writeBits } from '../../../src/switch/pipeline/bits.js';
 import { headerReader, headerWriter } from '../../../src/switch/pipeline/header-codec.js';
 import type { Bits } from '../../../src/switch/pipeline/values.js';
 import { observesTimestamps } from '../../../src/switch/pipeline/timestamp-use.js';
+import { SeededRandom } from '../../../src/util/seeded-random.js';
 import { compileCorpus, hex, rig, type Rig } from './harness.js';
 
-/** A small deterministic generator (mulberry32), so a failure replays. */
+/** A seeded generator, so a failure replays. */
 function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new SeededRandom(seed);
+  return () => random.nextFloat();
 }
 
 describe('generated header readers and writers', () => {
