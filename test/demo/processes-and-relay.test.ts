@@ -1,7 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ChildGroup } from '../../src/demo/child-group.js';
-import { freeTcpPorts, freeUdpPorts } from '../../src/demo/free-ports.js';
+import { freeTcpPorts } from '../../src/demo/free-ports.js';
+import { testUdpPorts } from '../helpers/test-ports.js';
 import { LossyRelay } from '../../src/demo/lossy-relay.js';
 import { isAlive } from './helpers.js';
 
@@ -52,7 +53,7 @@ describe('ChildGroup', () => {
 
 describe('free ports', () => {
   test('distinct ports, bindable afterwards', async () => {
-    const udp = await freeUdpPorts(4);
+    const udp = await testUdpPorts(4);
     const tcp = await freeTcpPorts(3);
     expect(new Set(udp).size).toBe(4);
     expect(new Set(tcp).size).toBe(3);

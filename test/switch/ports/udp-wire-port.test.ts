@@ -1,6 +1,6 @@
 import { createSocket, Socket } from 'node:dgram';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { freeUdpPorts } from '../../../src/demo/free-ports.js';
+import { testUdpPorts } from '../../helpers/test-ports.js';
 import { UdpWirePort } from '../../../src/switch/ports/udp-wire-port.js';
 import { collect, frame, tagOf, waitFor } from './frames.js';
 
@@ -63,7 +63,7 @@ describe('UDP wire port', () => {
   });
 
   it('connects a wire with a given port to its peer: strangers never reach it', async () => {
-    const [pa, pb, pc] = await freeUdpPorts(3);
+    const [pa, pb, pc] = await testUdpPorts(3);
     const a = await UdpWirePort.open({ number: 1, localAddress: '127.0.0.1', localPort: pa!, peerAddress: '127.0.0.1', peerPort: pb! });
     cleanups.push(() => a.close());
     const b = await UdpWirePort.open({ number: 2, localAddress: '127.0.0.1', localPort: pb!, peerAddress: '127.0.0.1', peerPort: pa! });

@@ -6,7 +6,7 @@
  * a restarted switch plugs into the same wires.
  */
 import type { WirePorts } from '../../../../src/demo/demo-network.js';
-import { freeUdpPorts } from '../../../../src/demo/free-ports.js';
+import { testUdpPorts } from '../../../helpers/test-ports.js';
 import { ImpairedRelay, type RelayDirection, type RelayImpairments } from '../../../../src/demo/impaired-relay.js';
 import type { E2eHost } from './network.js';
 
@@ -30,7 +30,7 @@ export class Wires {
   ) {}
 
   static async open(hosts: readonly E2eHost[], options: WireOptions = {}): Promise<Wires> {
-    const free = await freeUdpPorts(2 * hosts.length);
+    const free = await testUdpPorts(2 * hosts.length);
     const ports: WirePorts[] = [];
     const relays: (ImpairedRelay | undefined)[] = [];
     const wires = new Wires(hosts, ports, relays);
