@@ -109,8 +109,7 @@ export interface Problem {
 }
 
 /** An error of the controller's model; `problems` lists everything found (the first is this error's code and path). */
-export class ControllerError extends P4inaError {
-  declare readonly code: ControllerErrorCode;
+export class ControllerError extends P4inaError<ControllerErrorCode> {
   /** JSON path of the first problem. */
   readonly path: string;
   readonly problems: readonly Problem[];

@@ -10,10 +10,4 @@ export const TESTBED_ERROR_CODES = {
 
 export type TestbedErrorCode = (typeof TESTBED_ERROR_CODES)[keyof typeof TESTBED_ERROR_CODES];
 
-export class TestbedError extends P4inaError {
-  declare readonly code: TestbedErrorCode;
-
-  constructor(code: TestbedErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
+export class TestbedError extends P4inaError<TestbedErrorCode> {}

@@ -40,13 +40,7 @@ export function isBaselineErrorCode(code: string): code is BaselineErrorCode {
   return KNOWN_CODES.has(code);
 }
 
-export class BaselineError extends P4inaError {
-  declare readonly code: BaselineErrorCode;
-
-  constructor(code: BaselineErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
+export class BaselineError extends P4inaError<BaselineErrorCode> {}
 
 /** Any thrown value as a BaselineError: ours pass through, others become `fallback` with the value as cause. */
 export function asBaselineError(value: unknown, fallback: BaselineErrorCode, context: string): BaselineError {

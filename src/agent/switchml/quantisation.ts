@@ -144,3 +144,27 @@ export function jobChunkExponents(tensors: readonly Float32Array[], elementsPerP
   }
   return max;
 }
+
+/** How far a result is from the float64 sum of the inputs: the largest error and how many elements break switchMlErrorBound. */
+export interface Float64Comparison {
+  readonly maxAbsError: number;
+  readonly violations: number;
+}
+
+/** Compares `result` element by element with the float64 sum of `tensors`, each chunk with its exponent from `exponents`. */
+export function compareWithFloat64Sum(result: Float32Array, tensors: readonly Float32Array[], exponents: ArrayLike<number>, elementsPerPacket: number): Float64Comparison {
+  let maxAbsError = 0;
+  let violations = 0;
+  for (let i = 0; i < result.length; i++) {
+    let sum = 0;
+    let abs = 0;
+    for (const t of tensors) {
+      sum += t[i]!;
+      abs += Math.abs(t[i]!);
+    }
+    const error = Math.abs(result[i]! - sum);
+    if (error > maxAbsError) maxAbsError = error;
+    if (!(error <= switchMlErrorBound(tensors.length, exponents[Math.floor(i / elementsPerPacket)]!, sum, abs))) violations++;
+  }
+  return { maxAbsError, violations };
+}

@@ -27,10 +27,4 @@ export const SWITCHML_ERROR_CODES = {
 
 export type SwitchMlErrorCode = (typeof SWITCHML_ERROR_CODES)[keyof typeof SWITCHML_ERROR_CODES];
 
-export class SwitchMlError extends P4inaError {
-  declare readonly code: SwitchMlErrorCode;
-
-  constructor(code: SwitchMlErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
+export class SwitchMlError extends P4inaError<SwitchMlErrorCode> {}

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { seededTensor } from '../baseline/seeded-tensor.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
 import { type DatagramTransport, KernelUdpTransport, snapshotTransportCounters, type TransportCounters, UdpWireTransport } from '../transport/index.js';
-import { jobChunkExponents, switchMlErrorBound } from './quantisation.js';
+import { compareWithFloat64Sum, jobChunkExponents } from './quantisation.js';
 import { SWITCHML_LOOPBACK_TIMING, SWITCHML_MININET_TIMING } from './switchml-options.js';
 import type { SwitchMlStats } from './switchml-stats.js';
 import { SwitchMlWorker } from './switchml-worker.js';
@@ -103,21 +103,8 @@ export async function runSwitchMlWorker(options: SwitchMlWorkerMainOptions, sign
 function checkResult(result: Float32Array, own: Float32Array, options: SwitchMlWorkerMainOptions): { maxAbsError: number; boundViolations: number } {
   const tensors = Array.from({ length: options.numWorkers }, (_, rank) => (rank === options.workerId ? own : seededTensor(options.length, options.seed, rank)));
   const perPacket = options.elementsPerPacket ?? 64;
-  const exponents = jobChunkExponents(tensors, perPacket);
-  let maxAbsError = 0;
-  let boundViolations = 0;
-  for (let i = 0; i < result.length; i++) {
-    let sum = 0;
-    let abs = 0;
-    for (const t of tensors) {
-      sum += t[i]!;
-      abs += Math.abs(t[i]!);
-    }
-    const error = Math.abs(result[i]! - sum);
-    if (error > maxAbsError) maxAbsError = error;
-    if (!(error <= switchMlErrorBound(options.numWorkers, exponents[Math.floor(i / perPacket)]!, sum, abs))) boundViolations++;
-  }
-  return { maxAbsError, boundViolations };
+  const { maxAbsError, violations } = compareWithFloat64Sum(result, tensors, jobChunkExponents(tensors, perPacket), perPacket);
+  return { maxAbsError, boundViolations: violations };
 }
 
 /** One human-readable line. */

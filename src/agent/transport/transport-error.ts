@@ -14,10 +14,4 @@ export const TRANSPORT_ERROR_CODES = {
 
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[keyof typeof TRANSPORT_ERROR_CODES];
 
-export class TransportError extends P4inaError {
-  declare readonly code: TransportErrorCode;
-
-  constructor(code: TransportErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
+export class TransportError extends P4inaError<TransportErrorCode> {}

@@ -33,9 +33,7 @@ export const InstallErrorCode = {
 
 export type InstallErrorCode = (typeof InstallErrorCode)[keyof typeof InstallErrorCode];
 
-export class InstallError extends P4inaError {
-  declare readonly code: InstallErrorCode;
-
+export class InstallError extends P4inaError<InstallErrorCode> {
   constructor(
     code: InstallErrorCode,
     message: string,

@@ -30,10 +30,4 @@ export const PORT_ERROR_CODES = {
 
 export type PortErrorCode = (typeof PORT_ERROR_CODES)[keyof typeof PORT_ERROR_CODES];
 
-export class PortError extends P4inaError {
-  declare readonly code: PortErrorCode;
-
-  constructor(code: PortErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
+export class PortError extends P4inaError<PortErrorCode> {}

@@ -26,8 +26,7 @@ export const AF_PACKET_ERROR_CODES = {
 
 export type AfPacketErrorCode = (typeof AF_PACKET_ERROR_CODES)[keyof typeof AF_PACKET_ERROR_CODES];
 
-export class AfPacketError extends P4inaError {
-  declare readonly code: AfPacketErrorCode;
+export class AfPacketError extends P4inaError<AfPacketErrorCode> {
   /** The errno name behind the error ("EPERM", "ENODEV"…), when the system gave one. */
   readonly errnoName: string | undefined;
 

@@ -5,7 +5,7 @@
  * against the float64 reference.
  */
 import { SeededRandom } from '../../../../src/util/seeded-random.js';
-import { switchMlErrorBound } from '../../../../src/agent/switchml/quantisation.js';
+import { compareWithFloat64Sum, type Float64Comparison } from '../../../../src/agent/switchml/quantisation.js';
 
 /** Values uniform in (−1, 1) times 2^k, k in −12..12, with some exact zeros. */
 export function seededTensors(worldSize: number, length: number, seed: number | string): Float32Array[] {
@@ -55,29 +55,11 @@ export function expectedSwitchMlResult(tensors: readonly Float32Array[], perPack
   return out;
 }
 
-export interface BoundCheck {
-  readonly maxAbsError: number;
-  readonly violations: number;
-}
+export type BoundCheck = Float64Comparison;
 
-/** Compares a result with the float64 sum of the inputs, element by element, against switchMlErrorBound. */
+/** Compares a result with the float64 sum of the inputs, element by element, against switchMlErrorBound (exponents derived here, independently). */
 export function checkAgainstFloat64(result: Float32Array, tensors: readonly Float32Array[], perPacket: number): BoundCheck {
-  const n = tensors.length;
-  const exponents = expectedChunkExponents(tensors, perPacket);
-  let maxAbsError = 0;
-  let violations = 0;
-  for (let i = 0; i < result.length; i++) {
-    let sum = 0;
-    let abs = 0;
-    for (const t of tensors) {
-      sum += t[i]!;
-      abs += Math.abs(t[i]!);
-    }
-    const error = Math.abs(result[i]! - sum);
-    maxAbsError = Math.max(maxAbsError, error);
-    if (!(error <= switchMlErrorBound(n, exponents[Math.floor(i / perPacket)]!, sum, abs))) violations++;
-  }
-  return { maxAbsError, violations };
+  return compareWithFloat64Sum(result, tensors, expectedChunkExponents(tensors, perPacket), perPacket);
 }
 
 /** True when the arrays hold the same bits. */
