@@ -25,13 +25,10 @@ import {
 import { idsOf, kitchenSinkWithProfiles } from './helpers/programs.js';
 import { clientRefusal, failedUpdates, rawError, rawItemCodes, rpcCode, rpcError } from './helpers/outcomes.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
+import { PRIMARY, b, mac, l2 } from './helpers/entities.js';
 
 const P4INFO = kitchenSinkWithProfiles();
 const ids = idsOf(P4INFO);
-const PRIMARY = 100n;
-const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
-const mac = (last: number): string => `00:00:00:00:00:${last.toString(16).padStart(2, '0')}`;
-const l2 = (last: number, port = 1) => table('ingress.l2', { 'hdr.ethernet.dst_addr': mac(last) }, action('ingress.forward', { port }));
 
 let sw: SwitchUnderTest;
 beforeEach(async () => {

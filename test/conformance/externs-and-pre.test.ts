@@ -25,11 +25,10 @@ import {
 import { fixtureP4Info, idsOf, kitchenSinkWithProfiles } from './helpers/programs.js';
 import { rawItemCodes } from './helpers/outcomes.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
+import { PRIMARY, b } from './helpers/entities.js';
 
 const P4INFO = kitchenSinkWithProfiles();
 const ids = idsOf(P4INFO);
-const PRIMARY = 100n;
-const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 
 let sw: SwitchUnderTest;
 let client: P4RuntimeClient;

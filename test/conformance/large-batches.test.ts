@@ -12,10 +12,10 @@ import { P4Schema } from '../../src/p4info/index.js';
 import { kitchenSink } from './helpers/programs.js';
 import { rawError, rpcError, writeError } from './helpers/outcomes.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
+import { PRIMARY } from './helpers/entities.js';
 
 const P4INFO = kitchenSink();
 const SCHEMA = new P4Schema(P4INFO);
-const PRIMARY = 100n;
 const COUNT = 1000;
 
 /** Route i: 10.(i>>8).(i&255).0/24 → drop. */

@@ -27,11 +27,10 @@ import { idsOf, kitchenSinkWithProfiles } from './helpers/programs.js';
 import { failedUpdates, rawError, rawItemCodes } from './helpers/outcomes.js';
 import { snapshot, type Snapshot } from './helpers/state-snapshot.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
+import { PRIMARY, b } from './helpers/entities.js';
 
 const P4INFO = kitchenSinkWithProfiles();
 const ids = idsOf(P4INFO);
-const PRIMARY = 100n;
-const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 
 const L2 = ids.table('ingress.l2');
 const LPM = ids.table('ingress.ipv4_lpm');

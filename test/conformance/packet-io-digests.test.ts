@@ -10,11 +10,10 @@ import type * as p4r from '../../src/proto/p4r.js';
 import { fixtureP4Info, idsOf } from './helpers/programs.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
 import { nextWithin, until } from './helpers/wait.js';
+import { PRIMARY, b } from './helpers/entities.js';
 
 const P4INFO = fixtureP4Info('packet_io');
 const DIGEST = idsOf(P4INFO).digest('learn_digest_t');
-const PRIMARY = 100n;
-const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 
 /** A learn_digest_t value: { src_addr: bit<48>, ingress_port: bit<9> }. */
 const learned = (mac: number, port: number): p4r.P4Data => ({

@@ -12,9 +12,9 @@ import type * as p4i from '../../src/proto/p4i.js';
 import { fixtureP4Info, fixturePath, kitchenSink, type FixtureName } from './helpers/programs.js';
 import { rawError, rpcCode } from './helpers/outcomes.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
+import { PRIMARY } from './helpers/entities.js';
 
 const FORWARDING = fixtureP4Info('forwarding');
-const PRIMARY = 100n;
 const entry = (last: number) => table('l2_exact', { dst_addr: last }, action('forward', { port: last }));
 const bytesOf = (p4info: p4i.P4Info | p4i.P4Info__Output): Buffer => Buffer.from(encodeMessage('p4.config.v1.P4Info', p4info));
 

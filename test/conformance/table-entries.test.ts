@@ -7,12 +7,11 @@ import { P4Schema } from '../../src/p4info/index.js';
 import { action, defaultEntry, del, directCounter, directMeter, insert, modify, table, type P4RuntimeClient, type TableEntry } from '../../src/p4runtime/index.js';
 import { fixtureP4Info, idsOf, kitchenSink } from './helpers/programs.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
+import { PRIMARY, b } from './helpers/entities.js';
 
 const P4INFO = kitchenSink();
 const SCHEMA = new P4Schema(P4INFO);
 const ids = idsOf(P4INFO);
-const PRIMARY = 100n;
-const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 
 let sw: SwitchUnderTest;
 let client: P4RuntimeClient;

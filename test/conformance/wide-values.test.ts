@@ -9,6 +9,7 @@ import { buildP4Info } from '../helpers/p4info-builder.js';
 import { idsOf } from './helpers/programs.js';
 import { rawItemCodes } from './helpers/outcomes.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
+import { PRIMARY, b } from './helpers/entities.js';
 
 const P4INFO = buildP4Info({
   actions: [{ name: 'NoAction' }, { name: 'ingress.set_v6', params: [['addr', 128]] }, { name: 'ingress.set_flag', params: [['flag', 1], ['tag', 33]] }],
@@ -24,10 +25,8 @@ const P4INFO = buildP4Info({
   ],
 });
 const ids = idsOf(P4INFO);
-const PRIMARY = 100n;
 const MAX64 = (1n << 64n) - 1n;
 const MAX128 = (1n << 128n) - 1n;
-const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
 
 let sw: SwitchUnderTest;
 let client: P4RuntimeClient;
