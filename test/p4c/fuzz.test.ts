@@ -6,18 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lex, parseSource, TokenKind } from '../../src/p4c/index.js';
 import { CORPUS_DIR, corpusPrograms } from './helpers.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
-/** mulberry32: a small, seedable PRNG so every failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const INSERTS = ['{', '}', '(', ')', '[', ']', ';', ',', ':', '<', '>', '>>', '.', '@', '#', '"', '/*', '\\', '=', '&&&', '..',
   'table', 'state', 'apply', 'control', 'parser', 'action', 'select', 'transition', 'switch', 'default', '_', 'const', 'extern',
@@ -61,7 +51,7 @@ describe('mutation fuzzing', () => {
   it.each(corpusPrograms())('%s: mutants produce diagnostics, never exceptions', (name) => {
     const file = path.join(CORPUS_DIR, name);
     const original = readFileSync(file, 'utf8');
-    const next = random(SEED + name.length * 7919);
+    const next = mulberry32(SEED + name.length * 7919);
     let withErrors = 0;
     for (let i = 0; i < MUTANTS_PER_PROGRAM; i++) {
       let mutant = original;

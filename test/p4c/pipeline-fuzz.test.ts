@@ -8,17 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileProgram, lex, memoryFileSystem, nodeFileSystem, serializeIr, TokenKind, type Token } from '../../src/p4c/index.js';
 import { CORPUS_DIR, corpusPrograms } from './helpers.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NUMBERS = ['0', '1', '7', '8', '9', '16', '32', '48', '255', '65536', '8w300', '4w1', '16s5', '0x0800'];
 
@@ -47,7 +38,7 @@ describe('whole-pipeline mutation fuzzing', () => {
   it.each(corpusPrograms())('%s: mutants produce diagnostics or a valid IR, never exceptions', (name) => {
     const file = path.join(CORPUS_DIR, name);
     const original = readFileSync(file, 'utf8');
-    const next = random(SEED + name.length * 104729);
+    const next = mulberry32(SEED + name.length * 104729);
     let rejected = 0;
     for (let i = 0; i < MUTANTS_PER_PROGRAM; i++) {
       let mutant = original;

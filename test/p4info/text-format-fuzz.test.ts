@@ -4,22 +4,12 @@
 import { expect, test } from 'vitest';
 import { formatTextProto, parseTextProto, TextFormatError, TextFormatErrorCode } from '../../src/p4info/text-format/index.js';
 import { FIXTURES, fixtureText } from './fixtures.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 const P4INFO = 'p4.config.v1.P4Info';
 const ITERATIONS = 3000;
 const CODES = new Set<string>(Object.values(TextFormatErrorCode));
 
-/** mulberry32: a small deterministic PRNG, so a failure can be replayed from its iteration number. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Pieces that tend to hit the reader's corners. */
 const SNIPPETS = [
@@ -56,7 +46,7 @@ function mutate(text: string, random: () => number): string {
 }
 
 test(`${ITERATIONS} mutated fixtures: parse succeeds and round-trips, or throws a TextFormatError`, () => {
-  const random = prng(0x5eed);
+  const random = mulberry32(0x5eed);
   const seeds = FIXTURES.map(fixtureText);
   let refused = 0;
   for (let i = 0; i < ITERATIONS; i++) {
@@ -80,7 +70,7 @@ test(`${ITERATIONS} mutated fixtures: parse succeeds and round-trips, or throws 
 });
 
 test('random token soup never escapes as anything but a TextFormatError', () => {
-  const random = prng(42);
+  const random = mulberry32(42);
   for (let i = 0; i < 1000; i++) {
     const length = 1 + Math.floor(random() * 30);
     const text = Array.from({ length }, () => SNIPPETS[Math.floor(random() * SNIPPETS.length)]).join(random() < 0.5 ? ' ' : '');
