@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Answer, SlotTimers } from '../../../src/agent/switchml/retransmission.js';
 import { RttEstimator } from '../../../src/agent/switchml/rtt-estimator.js';
 import { eventually } from '../transport/helpers.js';
@@ -185,12 +185,30 @@ describe('SlotTimers', () => {
     expect(timers.attemptsOf(0)).toBe(0);
   });
 
-  test('dispose stops everything', async () => {
-    const expired: number[] = [];
-    timers = new SlotTimers(1, new RttEstimator(1, { factor: 1, minTimeoutMs: 1, maxTimeoutMs: 1 }), (slot) => expired.push(slot));
-    timers.started(0);
-    timers.dispose();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(expired).toEqual([]);
+  test('dispose stops everything', () => {
+    // Fake timers: a real sleep could not show that the deadline never fires.
+    vi.useFakeTimers();
+    try {
+      const expired: number[] = [];
+      const policy = { factor: 1, minTimeoutMs: 1, maxTimeoutMs: 1 };
+      // The control: without dispose, slot 0's 1 ms deadline fires once time passes.
+      const live = new SlotTimers(1, new RttEstimator(1, policy), (slot) => expired.push(slot), () => Date.now());
+      live.started(0);
+      vi.advanceTimersByTime(1000);
+      expect(expired).toEqual([0]);
+      live.dispose();
+
+      expired.length = 0;
+      timers = new SlotTimers(1, new RttEstimator(1, policy), (slot) => expired.push(slot), () => Date.now());
+      timers.started(0);
+      timers.dispose();
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(1000);
+      expect(expired).toEqual([]);
+      timers.started(0); // arming after dispose schedules nothing either
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
