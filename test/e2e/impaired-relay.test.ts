@@ -4,7 +4,7 @@
 // delivers everything, intercept and inject for targeted tests, and nothing
 // left running after close().
 import { createSocket, type Socket } from 'node:dgram';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ImpairedRelay, type ImpairedRelayOptions } from '../../src/demo/impaired-relay.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -30,6 +30,13 @@ async function end(): Promise<End> {
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  return check();
+}
+
+/** `until` without setTimeout, for a test that fakes it: polls on setImmediate against the real clock. */
+async function untilImmediate(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setImmediate(r));
   return check();
 }
 
@@ -89,9 +96,12 @@ describe('ImpairedRelay', () => {
         return f.readUInt16BE(0) !== 2;
       },
     });
+    // The stranger's frame first, and sent (in the relay's socket queue) before
+    // the agent's: had the relay passed it on, it would be counted and seen
+    // before frames 1..3 reach the switch end.
+    await new Promise<void>((resolve, reject) => stranger.socket.send(frame(9), relay.agentFacingPort, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
     for (const n of [1, 2, 3]) agent.socket.send(frame(n), relay.agentFacingPort, '127.0.0.1');
     sw.socket.send(frame(7), relay.switchFacingPort, '127.0.0.1');
-    stranger.socket.send(frame(9), relay.agentFacingPort, '127.0.0.1');
     relay.inject(frame(40), 'up');
     relay.inject(frame(41), 'down');
     expect(await until(() => sw.received.length === 3 && agent.received.length === 2, 5000)).toBe(true);
@@ -102,15 +112,26 @@ describe('ImpairedRelay', () => {
   });
 
   test('close() drops frames still held back and releases both sockets', async () => {
-    const agent = await end();
-    const sw = await end();
-    const relay = await ImpairedRelay.open({ wire: 'c', agentPort: agent.port, switchPort: sw.port, seed: 1, up: { delay: 1, maxDelayMs: 200 } });
-    agent.socket.send(frame(5), relay.agentFacingPort, '127.0.0.1');
-    expect(await until(() => relay.counters.delayed === 1, 5000)).toBe(true);
-    await relay.close();
-    await new Promise((r) => setTimeout(r, 250));
-    expect(sw.received).toEqual([]);
-    await relay.close(); // idempotent
+    // The relay's delay stage on fake timers (the sockets stay real): the
+    // held-back frame's timer is visible, and "never sent" is shown by running
+    // every timer after close() rather than by sleeping past maxDelayMs.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const agent = await end();
+      const sw = await end();
+      const relay = await ImpairedRelay.open({ wire: 'c', agentPort: agent.port, switchPort: sw.port, seed: 1, up: { delay: 1, maxDelayMs: 200 } });
+      agent.socket.send(frame(5), relay.agentFacingPort, '127.0.0.1');
+      expect(await untilImmediate(() => relay.counters.delayed === 1, 5000)).toBe(true);
+      expect(vi.getTimerCount()).toBe(1); // frame 5, held back
+      await relay.close();
+      expect(vi.getTimerCount()).toBe(0);
+      // Had the timer survived, it would send on a closed socket here (and throw).
+      vi.runAllTimers();
+      expect(sw.received).toEqual([]);
+      await relay.close(); // idempotent
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('bad impairments are refused', async () => {
