@@ -10,8 +10,8 @@
  *   20180101 (the default): counter, meter and register indices are bit<32>;
  *   20200408: they take the index type as a type parameter, and PortId_t exists.
  */
-#ifndef P4INA_V1MODEL_P4
-#define P4INA_V1MODEL_P4
+#ifndef _V1_MODEL_P4_
+#define _V1_MODEL_P4_
 
 #include <core.p4>
 
@@ -296,4 +296,4 @@ package V1Switch<H, M>(Parser<H, M> p,
                        ComputeChecksum<H, M> ck,
                        Deparser<H> dep);
 
-#endif /* P4INA_V1MODEL_P4 */
+#endif /* _V1_MODEL_P4_ */

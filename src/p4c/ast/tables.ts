@@ -38,6 +38,16 @@ export interface TableEntry extends NodeBase {
   readonly annotations: readonly Annotation[];
 }
 
+/**
+ * The keysets of an entry, one per key field. A braced list `{ a, b }` (or
+ * `{ a }` for a one-field key) is an expression in p4c's grammar, a tuple
+ * matched component by component against the key, as `(a, b)` is.
+ */
+export function entryKeysets(entry: TableEntry): readonly Expression[] {
+  const only = entry.keyset.length === 1 ? entry.keyset[0]! : null;
+  return only?.kind === 'ListExpression' ? only.elements : entry.keyset;
+}
+
 export interface KeyProperty extends NodeBase {
   readonly kind: 'KeyProperty';
   readonly elements: readonly KeyElement[];

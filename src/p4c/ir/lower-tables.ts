@@ -7,7 +7,7 @@
 import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
 import type { ActionDeclaration, TableDeclaration } from '../ast/declarations.js';
 import type { Argument, Expression } from '../ast/expressions.js';
-import type { ActionReference } from '../ast/tables.js';
+import { entryKeysets, type ActionReference } from '../ast/tables.js';
 import { nameAnnotation } from '../control-plane/names.js';
 import { printNode } from '../printer.js';
 import { bitWidth } from '../semantics/p4-types.js';
@@ -62,7 +62,7 @@ export class TableLowering {
           const annotated = findAnnotation(entry.annotations, 'priority');
           const priority = entry.priority ? c.integer(entry.priority) : annotated ? BigInt(annotationBodyText(annotated).trim() || '0') : undefined;
           entries.push({
-            keys: entry.keyset.map((k) => this.expressions.keyset(k)),
+            keys: entryKeysets(entry).map((k) => this.expressions.keyset(k)),
             priority: priority === undefined ? null : Number(priority),
             action: this.call(entry.action.action, entry.action.args ?? []),
             isConst: p.isConst || entry.isConst,

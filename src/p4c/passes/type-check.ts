@@ -7,7 +7,7 @@ import type { ActionDeclaration, ControlDeclaration, Declaration, Instantiation,
 import type { Expression } from '../ast/expressions.js';
 import type { Program } from '../ast/program.js';
 import type { StatementOrDeclaration } from '../ast/statements.js';
-import type { ActionReference } from '../ast/tables.js';
+import { entryKeysets, type ActionReference } from '../ast/tables.js';
 import { ExpressionTyper } from '../semantics/expression-typer.js';
 import { CallTyper } from '../semantics/call-typer.js';
 import { assignable, typeName, type P4Type } from '../semantics/p4-types.js';
@@ -165,9 +165,10 @@ class TypeChecker {
     for (const property of decl.properties) {
       if (property.kind === 'EntriesProperty') {
         for (const entry of property.entries) {
-          if (entry.keyset.length === keyTypes.length) entry.keyset.forEach((k, i) => this.keyset(k, keyTypes[i]!));
-          else if (!(entry.keyset.length === 1 && (entry.keyset[0]!.kind === 'DefaultExpression' || entry.keyset[0]!.kind === 'DontCareExpression'))) {
-            this.context.diagnostics.report('EntryKeyCount', entry.span, [decl.name.text, String(entry.keyset.length), String(keyTypes.length)]);
+          const keysets = entryKeysets(entry);
+          if (keysets.length === keyTypes.length) keysets.forEach((k, i) => this.keyset(k, keyTypes[i]!));
+          else if (!(keysets.length === 1 && (keysets[0]!.kind === 'DefaultExpression' || keysets[0]!.kind === 'DontCareExpression'))) {
+            this.context.diagnostics.report('EntryKeyCount', entry.span, [decl.name.text, String(keysets.length), String(keyTypes.length)]);
           }
           if (entry.priority) this.typer.type(entry.priority);
           this.actionRef(entry.action, false);

@@ -92,7 +92,9 @@ export class ExpressionTyper implements TyperApi {
       }
       case 'SliceExpression': return this.slice(e);
       case 'UnaryExpression': {
-        const t = this.type(e.operand, expected);
+        // `-` and `+` on an int stay infinite-precision (`-1` is -1 until it meets a width); `~` needs a width.
+        const t = e.operator === '~' ? this.type(e.operand, expected) : this.type(e.operand);
+        if (t.kind === 'int' && e.operator !== '!') return sizedContext(expected) ?? t;
         const u = underlying(t);
         if (u.kind === 'unknown') return UNKNOWN;
         if (e.operator === '!' ? u.kind === 'bool' : u.kind === 'bits' || u.kind === 'int') return t;
@@ -251,10 +253,13 @@ export class ExpressionTyper implements TyperApi {
       if (l.kind === 'int' && r.kind !== 'int' && !this.resolver.constants.evaluate(e.left)) return l;
       return l;
     }
-    let l = this.type(e.left, expected);
-    let r = this.type(e.right, l.kind === 'int' ? expected : l);
+    // P4-16 §8.9.1: an int operand takes the type of the other, sized operand; int op int stays an
+    // infinite-precision int (folded exactly), converted only where the result meets a width.
+    let l = this.type(e.left);
+    let r = this.type(e.right, l.kind === 'int' ? undefined : l);
     if (l.kind === 'int' && r.kind !== 'int') l = this.type(e.left, r);
     if (r.kind === 'int' && l.kind !== 'int') r = this.type(e.right, l);
+    if (l.kind === 'int' && r.kind === 'int' && ARITHMETIC.has(op)) return sizedContext(expected) ?? INT;
     const lu = underlying(l);
     const ru = underlying(r);
     if (lu.kind === 'unknown' || ru.kind === 'unknown') return EQUALITY.has(op) || COMPARISON.has(op) ? BOOL : UNKNOWN;
@@ -277,7 +282,10 @@ export class ExpressionTyper implements TyperApi {
 
   private cast(e: Extract<Expression, { kind: 'CastExpression' }>): P4Type {
     const to = this.resolver.resolve(e.type);
-    const from = this.type(e.operand, to);
+    // The operand is typed on its own (`(bit<32>)(8 * (bit<9>)x)` multiplies in bit<9>); only a literal,
+    // list or struct expression takes the cast's type as its own.
+    const direct = e.operand.kind === 'IntegerLiteral' || e.operand.kind === 'ListExpression' || e.operand.kind === 'StructExpression';
+    const from = this.type(e.operand, direct ? to : undefined);
     const t = underlying(to);
     const f = underlying(from);
     if (t.kind === 'unknown' || f.kind === 'unknown' || from.kind === 'int' || assignable(to, from)) return to;
@@ -289,4 +297,10 @@ export class ExpressionTyper implements TyperApi {
     if (!legal) this.diagnostics.report('InvalidCast', e.span, [typeName(from), typeName(to)]);
     return to;
   }
+}
+
+/** The bit<W>/int<W> an int-valued expression is converted to where it is used (an assignment, an argument), if any. */
+function sizedContext(expected: P4Type | undefined): P4Type | undefined {
+  const u = expected && underlying(expected);
+  return u?.kind === 'bits' ? u : undefined;
 }

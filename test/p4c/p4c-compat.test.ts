@@ -1,0 +1,129 @@
+// Rules p4c-bm2-ss 1.2.4.8 applies that our front end must apply too (issue
+// #10): programs it compiles must compile here and run on our switch as they
+// would on BMv2; programs it refuses must be refused. Each program is our
+// own, written for the rule it shows.
+import { afterEach, describe, expect, it } from 'vitest';
+import { compileProgram, memoryFileSystem, nodeFileSystem, type CompileResult } from '../../src/p4c/index.js';
+import { hex, rig, type Rig } from '../switch/pipeline/harness.js';
+import { codesAt } from './helpers.js';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.device.stop();
+  r = undefined;
+});
+
+function compile(text: string, files: Record<string, string> = {}): CompileResult {
+  return compileProgram('test.p4', { text, fileSystem: memoryFileSystem({ 'test.p4': text, ...files }, nodeFileSystem) });
+}
+
+function expectCompiles(text: string, files: Record<string, string> = {}): CompileResult {
+  const result = compile(text, files);
+  expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`)).toEqual([]);
+  expect(result.ir).not.toBeNull();
+  return result;
+}
+
+const PRELUDE = `#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+`;
+
+/** A V1Switch around ingress control I (and parser P when not given): the other blocks do nothing. */
+function program(body: string, { parser, emit }: { parser?: string; emit: string }): string {
+  return `${PRELUDE}${body}
+${parser ?? `parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
+  state start { pkt.extract(h.eth); pkt.extract(h.i); transition accept; }
+}`}
+control V(inout headers h, inout metadata m) { apply { } }
+control E(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control C(inout headers h, inout metadata m) { apply { } }
+control D(packet_out pkt, in headers h) { apply { ${emit} } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+`;
+}
+
+const ETH = hex('000000000002 000000000001 1234');
+
+describe('unsized integer literals (P4-16 §8.9: int is infinite-precision until it meets a width)', () => {
+  const LITERALS = program(`
+header in_t { bit<8> x; }
+header out_t { bit<32> scaled; bit<8> halved; bit<8> assigned; bit<8> minus_one; bit<16> all_ones; }
+struct headers { eth_t eth; in_t i; out_t o; }
+struct metadata { }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply {
+    h.o.setValid();
+    h.o.scaled = (bit<32>)(8 * (bit<9>)h.i.x);  // the literal takes bit<9> from the other operand
+    h.o.halved = (bit<8>)(300 / 2);             // int arithmetic, then the cast: 150
+    bit<8> v = 300 / 2;                         // likewise where it meets the variable's width
+    h.o.assigned = v;
+    h.o.minus_one = h.i.x + (1 - 2);            // -1 as bit<8> is 255
+    h.o.all_ones = (bit<16>)(-1);
+    sm.egress_spec = 1;
+  }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i); pkt.emit(h.o);' });
+
+  it('compiles a literal under a cast with the other operand\'s type, and folds int arithmetic exactly', () => {
+    expectCompiles(LITERALS);
+    r = rig('compat_literals', [0, 1], { text: LITERALS });
+    r.send(0, Buffer.concat([ETH, hex('ff')]));
+    // 8 * 255 in bit<9> is 504 (0x1f8), not 2040; 300 / 2 is 150 (0x96), not (300 mod 256) / 2.
+    expect(r.take()).toEqual({ 1: [Buffer.concat([ETH, hex('ff'), hex('000001f8 96 96 fe ffff')]).toString('hex')] });
+  });
+
+  it('still refuses sized operands of different widths under a cast', () => {
+    const bad = LITERALS.replace('(8 * (bit<9>)h.i.x)', '(8w8 * (bit<9>)h.i.x)');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C3002@12:28']);
+  });
+});
+
+describe('one-element braced keysets and tuples', () => {
+  const BRACED = program(`
+header in_t { bit<8> x; }
+header out_t { bit<8> y; }
+struct headers { eth_t eth; in_t i; out_t o; }
+struct metadata { tuple<bit<8>> one; }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  action set(bit<8> v) { h.o.setValid(); h.o.y = v; }
+  table t {
+    key = { h.i.x: exact; }
+    actions = { set; NoAction; }
+    const entries = {
+      { 8w7 } : set(0x70);
+      { (8w0 ++ 4w0)[7:0] } : set(0x01);
+    }
+  }
+  apply {
+    m.one = { h.i.x };
+    t.apply();
+    sm.egress_spec = 1;
+  }
+}`, {
+    parser: `parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
+  state start {
+    pkt.extract(h.eth);
+    transition select(h.eth.type) { { 0x1234 }: inner; default: accept; }
+  }
+  state inner { pkt.extract(h.i); transition accept; }
+}`,
+    emit: 'pkt.emit(h.eth); pkt.emit(h.i); pkt.emit(h.o);',
+  });
+
+  it('matches { x } as the key x, in table entries and select cases', () => {
+    r = rig('compat_braced', [0, 1], { text: BRACED });
+    r.send(0, Buffer.concat([ETH, hex('07')]));
+    r.send(0, Buffer.concat([ETH, hex('00')]));
+    r.send(0, Buffer.concat([ETH, hex('05')]));
+    expect(r.take()).toEqual({ 1: [
+      Buffer.concat([ETH, hex('07 70')]).toString('hex'),
+      Buffer.concat([ETH, hex('00 01')]).toString('hex'),
+      Buffer.concat([ETH, hex('05')]).toString('hex'),
+    ] });
+  });
+
+  it('refuses a braced keyset with more values than the key has fields', () => {
+    const bad = BRACED.replace('{ 8w7 } : set(0x70);', '{ 8w7, 8w8 } : set(0x70);');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C4006@15:7']);
+  });
+});
