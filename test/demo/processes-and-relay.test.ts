@@ -34,7 +34,7 @@ describe('ChildGroup', () => {
     expect(await done.exited).toEqual({ code: 3, signal: null });
     expect([done.stdout(), done.stderr(), lines]).toEqual(['one\ntwo\n', 'err\n', ['one', 'two']]);
     const stubborn = await group.spawn({ name: 'stubborn', command: process.execPath, args: ['-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)'] });
-    await until(() => stubborn.stdout().includes('ready'), 10_000);
+    expect(await until(() => stubborn.stdout().includes('ready'), 10_000)).toBe(true);
     expect(group.livePids()).toEqual([stubborn.pid]);
     await group.stopAll(200);
     expect(stubborn.exit()).toEqual({ code: null, signal: 'SIGKILL' });
@@ -68,9 +68,12 @@ describe('LossyRelay', () => {
     const stranger = await udpSocket();
     const relay = await LossyRelay.open('w', agent.port, sw.port, 0, 1);
     cleanups.push(() => relay.close());
+    // The stranger's frame goes out first (sent, in the relay's socket queue,
+    // before the agent's): had the relay passed it on, the switch end would
+    // have it, and the counters would show it, by the time the others arrive.
+    await new Promise<void>((resolve, reject) => stranger.socket.send(Buffer.from([255]), relay.agentFacingPort, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
     for (let i = 0; i < 20; i++) agent.socket.send(Buffer.from([i]), relay.agentFacingPort, '127.0.0.1');
     for (let i = 0; i < 10; i++) sw.socket.send(Buffer.from([100 + i]), relay.switchFacingPort, '127.0.0.1');
-    stranger.socket.send(Buffer.from([255]), relay.agentFacingPort, '127.0.0.1');
     expect(await until(() => sw.received.length === 20 && agent.received.length === 10, 5000)).toBe(true);
     expect(sw.received.map((b) => b[0]).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(agent.received.map((b) => b[0]).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 10 }, (_, i) => 100 + i));

@@ -49,6 +49,7 @@ describe.each(programs)('generated resets and copies of %s', (_name, load) => {
     const ir = load();
     const values = new ValueFactory(ir);
     const next = counter(7);
+    expect(ir.slots.length).toBeGreaterThan(0); // else the loop below checks nothing
     for (const slot of ir.slots) {
       const reset = generateResetter(slot.type, values);
       const dirty = scramble(values.make(slot.type), next);
