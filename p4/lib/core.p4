@@ -5,8 +5,8 @@
  * match the reference compiler's library so that programs and their P4Info
  * are the same under both.
  */
-#ifndef P4INA_CORE_P4
-#define P4INA_CORE_P4
+#ifndef _CORE_P4_
+#define _CORE_P4_
 
 /* The errors the language itself can raise. Programs may add more with
  * their own `error { ... }` declarations; all of them share one namespace. */
@@ -57,4 +57,11 @@ match_kind {
     lpm       /* longest prefix match: a ternary match whose mask is a prefix */
 }
 
-#endif /* P4INA_CORE_P4 */
+/* Evaluated at compile time: when `check` is false, compilation stops with
+ * `message`. It returns true, so it can initialise a constant:
+ *     const bool ok = static_assert(V1MODEL_VERSION >= 20180101, "too old"); */
+extern bool static_assert(bool check, string message);
+/* The same with a default message. */
+extern bool static_assert(bool check);
+
+#endif /* _CORE_P4_ */

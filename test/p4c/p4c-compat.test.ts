@@ -127,3 +127,62 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C4006@15:7']);
   });
 });
+
+describe('static_assert (core.p4): evaluated at compile time', () => {
+  const ASSERTS = (check: string): string => program(`
+header in_t { bit<8> x; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+const bit<8> LIMIT = 8;
+const bool checked = static_assert(${check}, "LIMIT is too small");
+void twice() { static_assert(static_assert(LIMIT > 1)); }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply {
+    twice();
+    if (checked && static_assert(true, "")) { sm.egress_spec = 1; } else { sm.egress_spec = 2; }
+  }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+
+  it('is true when its check holds, and leaves nothing to run', () => {
+    const result = expectCompiles(ASSERTS('LIMIT >= 8 && V1MODEL_VERSION >= 20180101'));
+    expect(JSON.stringify(result.ir)).not.toContain('static_assert');
+    r = rig('compat_static_assert', [0, 1, 2], { text: ASSERTS('LIMIT >= 8') });
+    r.send(0, Buffer.concat([ETH, hex('01')]));
+    expect(Object.keys(r.take())).toEqual(['1']);
+  });
+
+  it('stops the compilation with its message when the check is false', () => {
+    const { diagnostics } = compile(ASSERTS('LIMIT >= 16'));
+    expect(codesAt(diagnostics)).toEqual(['P4C3017@9:22']);
+    expect(diagnostics[0]!.message).toBe('static_assert failed: LIMIT is too small');
+  });
+
+  it('refuses a check that is not a compile-time constant', () => {
+    const bad = ASSERTS('true').replace('static_assert(true, "")', 'static_assert(h.i.x == 1, "")');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C3007@14:34']);
+  });
+});
+
+describe('the library include guards are p4c\'s', () => {
+  it('defines _CORE_P4_ and _V1_MODEL_P4_, which shared skeletons test with #ifdef', () => {
+    const skeleton = `#ifdef _CORE_P4_
+#ifdef _V1_MODEL_P4_
+struct headers { eth_t eth; }
+struct metadata { }
+parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
+  state start { pkt.extract(h.eth); transition accept; }
+}
+#endif
+#endif
+`;
+    const main = `${PRELUDE}#include "skeleton.p4"
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { sm.egress_spec = 1; } }
+control V(inout headers h, inout metadata m) { apply { } }
+control E(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control C(inout headers h, inout metadata m) { apply { } }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h.eth); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+`;
+    expectCompiles(main, { 'skeleton.p4': skeleton });
+  });
+});

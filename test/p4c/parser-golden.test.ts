@@ -62,6 +62,8 @@ describe('our library files', () => {
       'ExternFunctionDeclaration:verify',
       'ActionDeclaration:NoAction',
       'MatchKindDeclaration:',
+      'ExternFunctionDeclaration:static_assert',
+      'ExternFunctionDeclaration:static_assert',
     ]);
     const [errors, packetIn, , , noAction, matchKinds] = ast.declarations;
     expect(errors!.kind === 'ErrorDeclaration' && errors.members.map((m) => m.text)).toEqual([

@@ -97,6 +97,7 @@ export const DIAGNOSTIC_CATALOGUE = {
     severity: 'error',
     template: 'a condition must be bool, not {0}: P4 reads `a ? b : c ? d : e` as `(a ? b : c) ? d : e`; to choose between d and e inside the else branch, write `a ? b : (c ? d : e)`',
   },
+  StaticAssertFailed: { code: 3017, severity: 'error', template: 'static_assert failed: {0}' },
   ShiftByNegative: { code: 3013, severity: 'error', template: 'cannot shift by a signed or negative amount ({0})' },
 
   // 4000-4999: control plane and P4Info

@@ -21,6 +21,7 @@ export class ExpressionLowering {
     if (typeof folded === 'bigint' && e.kind !== 'PathExpression' && (type.kind === 'bits' || type.kind === 'int')) {
       return { op: 'const', type, value: wrap(folded, type).toString() };
     }
+    if (typeof folded === 'boolean' && e.kind === 'CallExpression') return { op: 'bool', type: BOOL, value: folded }; // static_assert
     switch (e.kind) {
       case 'IntegerLiteral': return { op: 'const', type, value: wrap(e.value, type).toString() };
       case 'BooleanLiteral': return { op: 'bool', type: BOOL, value: e.value };

@@ -7,6 +7,7 @@
  */
 import type { CallExpression, Expression } from '../ast/expressions.js';
 import type { Parameter, Statement, StatementOrDeclaration } from '../ast/statements.js';
+import { isStaticAssert } from '../semantics/const-eval.js';
 import { underlying } from '../semantics/p4-types.js';
 import type { ExpressionLowering } from './lower-expressions.js';
 import type { LoweringContext } from './lowering-context.js';
@@ -56,6 +57,7 @@ export class StatementLowering {
   }
 
   private call(call: CallExpression): IrStatement[] {
+    if (isStaticAssert(call, this.ctx.typer.refs)) return []; // checked at compile time; nothing runs
     const callee = call.callee;
     if (callee.kind === 'PathExpression') {
       const entity = this.ctx.typer.refs.get(callee);

@@ -9,7 +9,11 @@
 import type { MethodPrototype, Parameter } from '../ast/declarations.js';
 import type { Argument, CallExpression, Expression } from '../ast/expressions.js';
 import type { TyperApi } from './typer-api.js';
+import { isStaticAssert } from './const-eval.js';
 import { assignable, BOOL, typeName, underlying, UNKNOWN, VOID, type P4Type } from './p4-types.js';
+
+/** Each static_assert is checked once, however often its call is typed. */
+const checkedAsserts = new WeakSet<CallExpression>();
 
 export class CallTyper {
   constructor(private readonly typer: TyperApi) {}
@@ -30,6 +34,7 @@ export class CallTyper {
         const subst = this.bindTypeArgs(chosen.typeParams.map((p) => p.text), e);
         this.checkArgs(e, chosen.name.text, chosen.params, subst);
         if (entity.kind === 'ExternFunctionDeclaration' && chosen.name.text === 'digest') this.checkDigestData(e);
+        if (isStaticAssert(e, this.typer.refs)) this.checkStaticAssert(e);
         return this.typer.resolver.resolve(chosen.returnType, subst);
       }
       this.typer.diagnostics.report('NotCallable', callee.span, [callee.path.name.text]);
@@ -92,6 +97,21 @@ export class CallTyper {
     const type = e.typeArgs[0] ? this.typer.resolver.resolve(e.typeArgs[0]) : data ? this.typer.types.get(data) : undefined;
     if (type && type.kind !== 'struct' && type.kind !== 'unknown' && type.kind !== 'typevar') {
       this.typer.diagnostics.report('TypeMismatch', (data ?? e).span, ['a struct (write digest<T>(receiver, data) with T a struct type)', typeName(type)]);
+    }
+  }
+
+  /** `static_assert(check, message)`: the check must be a compile-time constant, and true. */
+  private checkStaticAssert(e: CallExpression): void {
+    if (checkedAsserts.has(e)) return;
+    checkedAsserts.add(e);
+    const check = e.args[0]?.value;
+    if (!check) return;
+    const value = this.typer.resolver.constants.evaluate(check);
+    if (typeof value !== 'boolean') {
+      this.typer.diagnostics.report('NotConstant', check.span, ['the condition of static_assert']);
+    } else if (!value) {
+      const message = e.args[1]?.value;
+      this.typer.diagnostics.report('StaticAssertFailed', e.span, [message?.kind === 'StringLiteral' ? message.value : 'the condition is false']);
     }
   }
 

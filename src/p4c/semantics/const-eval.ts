@@ -93,6 +93,13 @@ export class ConstEvaluator {
         const n = typeof v === 'boolean' ? (v ? 1n : 0n) : v;
         return target.signed ? BigInt.asIntN(target.width, n) : BigInt.asUintN(target.width, n);
       }
+      case 'CallExpression':
+        // core.p4's `static_assert(check[, message])` is evaluated at compile time: its value is the check's.
+        if (isStaticAssert(e, this.refs) && e.kind === 'CallExpression') {
+          const check = e.args[0] ? this.evaluate(e.args[0].value) : undefined;
+          return typeof check === 'boolean' ? check : undefined;
+        }
+        return undefined;
       default:
         return undefined;
     }
@@ -128,4 +135,11 @@ export class ConstEvaluator {
       default: return undefined;
     }
   }
+}
+
+/** Whether `e` calls core.p4's `static_assert`. */
+export function isStaticAssert(e: Expression, refs: ReadonlyMap<AstNode, Entity>): boolean {
+  if (e.kind !== 'CallExpression' || e.callee.kind !== 'PathExpression') return false;
+  const entity = refs.get(e.callee);
+  return entity?.kind === 'ExternFunctionDeclaration' && entity.name.text === 'static_assert';
 }
