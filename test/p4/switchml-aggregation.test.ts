@@ -150,7 +150,9 @@ describe('drops, by reason', () => {
   });
 
   it('touched no slot state on the way', () => {
-    expect(sw.register('ingress.switchml.seen').every((c) => c === 0n)).toBe(true);
+    const seen = sw.register('ingress.switchml.seen');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((c) => c === 0n)).toBe(true);
   });
 });
 

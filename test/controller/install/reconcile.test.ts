@@ -140,7 +140,7 @@ describe('reconcile after restarts', () => {
     const report = await second.reconcile([jobA, jobB]);
     expect(report).toMatchObject({ unchanged: [], installed: [1, 2] });
     expect(report.forwarding[0]).toMatchObject({ inserted: 10, modified: 1 });
-    expect(second.jobs().every((j) => j.cellsCleared === 0)).toBe(true); // fresh switch, clean cells
+    expect(second.jobs().map((j) => j.cellsCleared)).toEqual([0, 0]); // both jobs; a fresh switch, clean cells
     expect(await dumpState(second.sessions.get('s1')!, { registers: true })).toEqual(state);
     // Reconciling again changes nothing.
     const writes = second.counters().writes;
