@@ -135,8 +135,26 @@ describe('snapshot and restore (reconciliation after a controller restart)', () 
     expect(restored.snapshot()).toEqual(original.snapshot());
     for (const jobId of [1, 3]) expect(restored.allocation(jobId)).toEqual(original.allocation(jobId));
     const next = demand(8, ['s1', 8], ['s2', 4]);
-    expect(restored.allocate(next)).toEqual(original.allocate(next));
-    expect(restored.release(3)).toEqual(original.release(3));
+    // By hand, from filled() less job 2: on s1 only slots 4..11 and group 17 are
+    // free (first fit: base 4); on s2 job 3 holds slots 0..3 and group 16.
+    const expectedNext = {
+      jobId: 8,
+      switches: [
+        { switch: 's1', jobId: 8, slotBase: 4, slots: 8, multicastGroup: 17, workers: 2 },
+        { switch: 's2', jobId: 8, slotBase: 4, slots: 4, multicastGroup: 17, workers: 2 },
+      ],
+    };
+    expect(restored.allocate(next)).toEqual(expectedNext);
+    expect(original.allocate(next)).toEqual(expectedNext);
+    const job3 = {
+      jobId: 3,
+      switches: [
+        { switch: 's1', jobId: 3, slotBase: 12, slots: 4, multicastGroup: 18, workers: 2 },
+        { switch: 's2', jobId: 3, slotBase: 0, slots: 4, multicastGroup: 16, workers: 3 },
+      ],
+    };
+    expect(restored.release(3)).toEqual(job3);
+    expect(original.release(3)).toEqual(job3);
   });
 
   test('a snapshot as read back from switches, in any order', () => {
