@@ -17,6 +17,10 @@ export const commands: Record<string, Command> = {
     summary: 'compile a P4-16 v1model program into the pipeline IR and P4Info (flags as p4c)',
     load: () => import('./compile-command.js'),
   },
+  stf: {
+    summary: 'run an STF packet test (p4c\'s testdata format) against the emulated switch in process',
+    load: () => import('./stf-command.js'),
+  },
   agent: {
     summary: 'run one host agent: a SwitchML worker, a ring worker, or the parameter server and its workers',
     load: () => import('./agent-command.js'),
