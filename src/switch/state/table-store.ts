@@ -19,11 +19,21 @@ import { describe } from './validation.js';
 /** Distinct action calls a table shares between its entries before its cache starts over. */
 const ACTION_CACHE_SIZE = 4096;
 
-/** What an entry runs: an action directly, or (indirect tables) an action profile member or group. */
+/** One action of a one-shot action set (spec §"One Shot Action Selector Programming"), as written. */
+export interface OneShotAction {
+  readonly call: ActionCall;
+  readonly weight: number;
+}
+
+/**
+ * What an entry runs: an action directly, or (indirect tables) an action profile member or group.
+ * A one-shot entry names the hidden group its action set was made into, and keeps the set as written
+ * (`oneShot`) for reads.
+ */
 export type EntryAction =
   | { readonly kind: 'action'; readonly call: ActionCall }
   | { readonly kind: 'member'; readonly memberId: number }
-  | { readonly kind: 'group'; readonly groupId: number };
+  | { readonly kind: 'group'; readonly groupId: number; readonly oneShot?: readonly OneShotAction[] };
 
 export interface TableEntryRecord {
   /** Unique within the table: the match key, plus the priority in tables that need one. */

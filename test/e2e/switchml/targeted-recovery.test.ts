@@ -72,7 +72,7 @@ describe('SwitchML recovery through the real switch', () => {
     const tensors = seededTensors(2, 3 * 64 + 5, 'crafted');
     expectExact((await fleet.allreduce(tensors)).results, tensors);
     const result7 = frames.find((f) => f.host === 'h1' && f.direction === 'down' && f.packet.tsi === 7 && f.packet.messageType === SwitchMlMessageType.RESULT);
-    expect(result7).toBeDefined();
+    expect(result7?.packet).toMatchObject({ messageType: SwitchMlMessageType.RESULT, tsi: 7, slot: 3, set: 1 });
     const stored = result7!.packet;
 
     // Let late answers to any spurious retransmission of the call drain first (bounded).
