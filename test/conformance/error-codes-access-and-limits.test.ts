@@ -112,13 +112,13 @@ describe('FAILED_PRECONDITION', () => {
 });
 
 describe('UNIMPLEMENTED: what this switch does not implement', () => {
-  it('refuses backup replicas, meter colour counters, one-shot action sets and watch ports', async () => {
+  it('refuses backup replicas, meter colour counters and watch ports (in groups and in one-shot action sets)', async () => {
     const client = await sw.primaryWith(P4INFO);
     await client.write(insert(actionProfileMember('ingress.ecmp_selector', 1, action('ingress.drop'))));
     const updates = [
       insert(multicastGroup(1, [{ port: 1, backups: [{ port: 2 }] }])),
       modify(meter('ingress.port_meter', { index: 0, counterData: { green: { packetCount: 1 } } })),
-      insert(table('ingress.ecmp', { 'hdr.ipv4.dst_addr': '10.0.0.1' }, actionSet([{ action: action('ingress.drop') }]))),
+      insert(table('ingress.ecmp', { 'hdr.ipv4.dst_addr': '10.0.0.1' }, actionSet([{ action: action('ingress.drop'), watchPort: 3 }]))),
       insert(actionProfileGroup('ingress.ecmp_selector', 1, [{ memberId: 1, watchPort: 3 }])),
     ];
     expect(await failedUpdates(client.write(updates))).toEqual([0, 1, 2, 3].map((i) => [i, 'UNIMPLEMENTED']));

@@ -1,8 +1,9 @@
 /**
  * Indirect tables (action_profile / action_selector): an entry names a
  * member (one action call) or a group (members, one chosen per packet by the
- * selector's hash over the `selector` key fields, as BMv2 does:
- * hash mod the number of members). Members and groups are read from the
+ * selector's hash over the `selector` key fields, as BMv2 does: hash mod the
+ * number of slots, a member taking `weight` slots as PI installs a weighted
+ * member into BMv2 that many times). Members and groups are read from the
  * device state at each lookup, so P4Runtime changes apply to the next packet.
  */
 import type { IrExpression, IrExtern } from '../../p4c/ir/types.js';
@@ -38,11 +39,11 @@ export class ActionSelection {
     if (!p) return undefined;
     if (action.kind === 'member') return p.members.get(action.memberId);
     if (action.kind !== 'group') return action.call;
-    const group = p.groups.get(action.groupId);
-    if (!group || group.members.length === 0) return undefined;
+    const slots = p.groups.get(action.groupId)?.slots;
+    if (!slots || slots.length === 0) return undefined;
     this.packer.reset();
     for (const k of this.selectorKeys) packValue(this.packer, k.value(ctx) as never, k.type, this.values);
     const h = this.hash.hashNumber(this.packer.bytes(), this.packer.byteLength);
-    return p.members.get(group.members[h % group.members.length]!.memberId);
+    return p.members.get(slots[h % slots.length]!);
   }
 }

@@ -13,7 +13,9 @@
  * - RANGE: a presence byte, the low bound, the high bound.
  * For a table whose fields are all EXACT the key is therefore just the
  * concatenated padded field values: the data plane builds the same string
- * from the packet and looks it up in one Map.
+ * from the packet and looks it up in one Map. A full RANGE (0 to the field's
+ * maximum) is keyed as an omitted field, since both mean "don't care"; its
+ * `FieldValue` still says what was written.
  * No bigint anywhere: every check works on bytes.
  */
 import type { MatchFieldInfo } from '../../p4info/entities.js';
@@ -185,7 +187,14 @@ export class MatchLayout {
         const low = key.subarray(a, a + width);
         const high = key.subarray(b, b + width);
         if (Buffer.compare(low, high) > 0) throw invalidArgument(`${what}: low bound 0x${canonicalOf(low).toString('hex')} is above high bound 0x${canonicalOf(high).toString('hex')}`);
-        if (isZero(low) && high.equals(slot.max)) throw invalidArgument(`${what}: the full range is a don't-care match; omit the field instead`);
+        if (isZero(low) && high.equals(slot.max)) {
+          // The full range is "don't care". The spec wants the field omitted instead, but BMv2 accepts it
+          // (docs/p4runtime.md), so we do too: keyed as the omitted field (it is the same entry), kept as
+          // written so that reads return it.
+          const full: FieldValue = { kind: 'range', low: Buffer.from(low), high: Buffer.from(high) };
+          key.fill(0, offset, b + width);
+          return full;
+        }
         return { kind: 'range', low, high };
       }
     }

@@ -4,6 +4,12 @@
  * burst; single-rate meters need pir = cir and pburst = cburst, and the
  * two-colour one no excess burst either. An unset config means the default
  * meter, which marks every packet GREEN; we keep that as `undefined`.
+ *
+ * Like BMv2 (bm_sim/meters.cpp, INVALID_INFO_RATE_VALUE) we also refuse a
+ * peak rate below the committed rate: the data plane's marker needs
+ * pir >= cir. BMv2 checks nothing else (its INVALID_BURST_SIZE_VALUE is never
+ * returned), so any burst sizes are accepted: a burst of 0 marks every packet
+ * past that bucket, and pburst may be below cburst.
  */
 import type { MeterType } from '../../p4info/entities.js';
 import type * as p4r from '../../proto/p4r.js';
@@ -27,6 +33,9 @@ export function parseMeterConfig(config: p4r.MeterConfig__Output, type: MeterTyp
     pburst: nonNegativeInt64(config.pburst, `${what} pburst`),
     eburst: nonNegativeInt64(config.eburst, `${what} eburst`),
   };
+  if (s.pir < s.cir) {
+    throw invalidArgument(`${what}: pir ${s.pir} is below cir ${s.cir}; the peak information rate must be at least the committed rate`);
+  }
   const singleRate = type === 'SINGLE_RATE_THREE_COLOR' || type === 'SINGLE_RATE_TWO_COLOR';
   if (singleRate && (s.pir !== s.cir || s.pburst !== s.cburst)) {
     throw invalidArgument(`${what} is a ${type} meter: pir must equal cir and pburst must equal cburst`);

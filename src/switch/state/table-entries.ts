@@ -7,12 +7,12 @@
  */
 import type * as p4r from '../../proto/p4r.js';
 import type { ActionUse } from './action-call.js';
-import type { ActionProfileStore } from './action-profiles.js';
+import { watches, type ActionProfileStore } from './action-profiles.js';
 import { parseCounterData, type CounterCell } from './counter-cell.js';
 import { alreadyExists, invalidArgument, notFound, permissionDenied, resourceExhausted, unimplemented } from './entity-error.js';
 import type { ParsedMatch } from './match-key.js';
 import { parseMeterConfig, refuseMeterCounterData, type MeterSettings } from './meter-config.js';
-import type { EntryAction, TableEntryRecord, TableStore } from './table-store.js';
+import type { EntryAction, OneShotAction, TableEntryRecord, TableStore } from './table-store.js';
 import type { TableStores } from './tables.js';
 import { keepBytes, type UpdateType } from './validation.js';
 
@@ -35,8 +35,13 @@ export function entryKeyOf(t: TableStore, te: p4r.TableEntry__Output): { key: st
   return { key: t.entryKey(parsed.matchKey, priority), parsed, priority };
 }
 
-/** The action of a written entry, checked against the table's implementation, actions and scopes. */
-export function entryAction(ta: p4r.TableAction__Output, t: TableStore, profiles: ActionProfileStore, use: ActionUse): EntryAction {
+/**
+ * The action of a written entry, checked against the table's implementation, actions and scopes.
+ * A one-shot action set comes back checked but not yet made (groupId 0): `ActionProfileStore.attach`
+ * makes it once every other check of the update has passed. `replacing` is the entry's current
+ * action in a MODIFY.
+ */
+export function entryAction(ta: p4r.TableAction__Output, t: TableStore, profiles: ActionProfileStore, use: ActionUse, replacing?: EntryAction): EntryAction {
   const profileId = t.info.implementationId;
   switch (ta.type) {
     case 'action':
@@ -50,8 +55,18 @@ export function entryAction(ta: p4r.TableAction__Output, t: TableStore, profiles
       profiles.checkTarget(profileId, action);
       return action;
     }
-    case 'action_profile_action_set':
-      throw unimplemented(`one-shot action selector programming is not supported (${t.label}); insert members and a group, then point the entry to the group`);
+    case 'action_profile_action_set': {
+      if (!profileId) throw invalidArgument(`${t.label} is a direct table: give an action, not an action set`);
+      const actions = ta.action_profile_action_set!.action_profile_actions.map((a, i): OneShotAction => {
+        if (!a.action) throw invalidArgument(`action ${i} of the action set has no action (${t.label})`);
+        const call = t.actions.parse(a.action, use);
+        if (a.weight <= 0) throw invalidArgument(`action ${i} of the action set has weight ${a.weight}; weights must be > 0 (${t.label})`);
+        if (watches(a)) throw unimplemented(`action ${i} of the action set sets a watch port; this switch does not track port status (${t.label})`);
+        return { call, weight: a.weight };
+      });
+      profiles.checkActionSet(profileId, actions, replacing, t.label);
+      return { kind: 'group', groupId: 0, oneShot: actions };
+    }
     default:
       throw invalidArgument(`the entry's action is empty (${t.label})`);
   }
@@ -100,7 +115,7 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
 
   if (type === 'DELETE') {
     if (!existing) throw notFound(`${t.label} has no entry with that match and priority`);
-    if (profileId) profiles.reference(profileId, existing.action, -1);
+    if (profileId) profiles.detach(profileId, existing.action);
     t.remove(key);
     return;
   }
@@ -126,8 +141,7 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
       meter,
       lastHit: t.info.idleTimeout ? performance.now() : 0,
     };
-    if (profileId) profiles.reference(profileId, action, 1);
-    t.insert(record);
+    t.insert(profileId ? { ...record, action: profiles.attach(profileId, action) } : record);
     return;
   }
 
@@ -136,13 +150,13 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
     throw permissionDenied(`${t.label} is const: only the direct resources of its entries can be modified; leave the action unset`);
   }
   if (!existing) throw notFound(`${t.label} has no entry with that match and priority; INSERT it first`);
-  const action = te.action ? entryAction(te.action, t, profiles, 'entry') : existing.action;
+  let action = te.action ? entryAction(te.action, t, profiles, 'entry', existing.action) : existing.action;
   const counter = counterOf(te, t);
   const meter = meterOf(te, t);
   const idleTimeoutNs = idleTimeoutOf(te, t);
   if (profileId && action !== existing.action) {
-    profiles.reference(profileId, existing.action, -1);
-    profiles.reference(profileId, action, 1);
+    profiles.detach(profileId, existing.action);
+    action = profiles.attach(profileId, action);
   }
   if (counter && existing.counter) t.writeCounter(existing.counter, counter.packets, counter.bytes);
   t.replace({

@@ -27,6 +27,8 @@ export function actionProto(t: TableStore, action: EntryAction): p4r.TableAction
     case 'member':
       return { action_profile_member_id: action.memberId };
     case 'group':
+      // A one-shot entry reads back as the action set it was written with (spec: never desugared).
+      if (action.oneShot) return { action_profile_action_set: { action_profile_actions: action.oneShot.map((a) => ({ action: t.actions.toProto(a.call), weight: a.weight })) } };
       return { action_profile_group_id: action.groupId };
   }
 }
