@@ -186,3 +186,86 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
     expectCompiles(main, { 'skeleton.p4': skeleton });
   });
 });
+
+describe('sub-controls and sub-parsers, inlined per instance as p4c does', () => {
+  const SUB = program(`
+header in_t { bit<8> kind; }
+header v4_t { bit<32> addr; }
+header v6_t { bit<64> addr; }
+header out_t { bit<8> a; bit<8> b; bit<8> seen; }
+struct headers { eth_t eth; in_t i; v4_t v4; v6_t v6; out_t o; }
+struct metadata { }
+parser Addr(packet_in packet, in bit<8> kind, out v4_t v4, out v6_t v6) {
+  state start { transition select(kind) { 4: four; 6: six; } }
+  state four { packet.extract(v4); transition accept; }
+  state six { packet.extract(v6); transition accept; }
+}
+control Bump(inout bit<8> x)(bit<8> step) {
+  action add() { x = x + step; }
+  table t { actions = { add; } default_action = add(); }
+  apply { t.apply(); }
+}
+control Twice(inout bit<8> x)(Bump inner) {
+  apply { inner.apply(x); inner.apply(x); }
+}
+control Count(inout headers h, register<bit<8>> seen) {
+  apply {
+    bit<8> n;
+    seen.read(n, 0);
+    n = n + 1;
+    seen.write(0, n);
+    h.o.seen = n;
+  }
+}
+control Stamp(inout bit<8> x) { apply { x = 0xee; } }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  register<bit<8>>(1) packets;
+  Bump(1) one;
+  Bump(16) sixteen;
+  Twice(sixteen) twice;
+  Count() count;
+  apply {
+    h.o.setValid();
+    one.apply(h.o.a);
+    twice.apply(h.o.b);
+    count.apply(h, packets);
+    if (h.v6.isValid()) { Stamp.apply(h.o.a); }
+    sm.egress_spec = 1;
+  }
+}`, {
+    parser: `parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
+  Addr() addr;
+  state start {
+    pkt.extract(h.eth);
+    pkt.extract(h.i);
+    addr.apply(pkt, h.i.kind, h.v4, h.v6);
+    h.o.setValid();
+    h.o.b = 0x70;  // not reached when the sub-parser rejects
+    transition accept;
+  }
+}`,
+    emit: 'pkt.emit(h.eth); pkt.emit(h.i); pkt.emit(h.v4); pkt.emit(h.v6); pkt.emit(h.o);',
+  });
+
+  it('names each instance\'s objects Block.instance.object', () => {
+    const { ir } = expectCompiles(SUB);
+    expect(ir!.blocks.map((b) => b.name).filter((n) => n.includes('.')).sort()).toEqual(['I.Stamp', 'I.count', 'I.one', 'I.sixteen', 'I.twice', 'P.addr']);
+    expect(ir!.tables.map((t) => t.name).sort()).toEqual(['I.one.t', 'I.sixteen.t']);
+    expect(ir!.actions.map((a) => a.name).filter((n) => n !== 'NoAction').sort()).toEqual(['I.one.add', 'I.sixteen.add']);
+    expect(JSON.stringify(ir)).toContain('"instance":"I.packets"');
+  });
+
+  it('runs sub-parsers in the caller\'s packet, sub-controls with their constructor arguments and externs', () => {
+    r = rig('compat_sub_blocks', [0, 1], { text: SUB });
+    r.send(0, Buffer.concat([ETH, hex('04 0a000001'), hex('ffff')]));
+    r.send(0, Buffer.concat([ETH, hex('06 0102030405060708')]));
+    r.send(0, Buffer.concat([ETH, hex('05 ffff')]));
+    expect(r.take()).toEqual({ 1: [
+      // a = 0 + 1; b = 0x70 + 16 + 16 (the instance 'twice' was given); one packet counted so far
+      Buffer.concat([ETH, hex('04 0a000001'), hex('01 90 01'), hex('ffff')]).toString('hex'),
+      Buffer.concat([ETH, hex('06 0102030405060708'), hex('ee 90 02')]).toString('hex'),
+      // no select case for 5: the sub-parser rejects, and so does its caller (b was never set in the parser)
+      Buffer.concat([ETH, hex('05'), hex('01 20 03'), hex('ffff')]).toString('hex'),
+    ] });
+  });
+});

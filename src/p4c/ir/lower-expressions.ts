@@ -62,6 +62,8 @@ export class ExpressionLowering {
       if (typeof value === 'bigint') return { op: 'const', type, value: wrap(value, type).toString() };
       return this.expression(entity.value);
     }
+    const argument = this.ctx.constructorArguments.get(entity);
+    if (argument) return this.expression(argument);
     const slot = this.ctx.slot(entity);
     if (slot !== undefined) return { op: 'slot', type, slot };
     this.ctx.unsupported(e, `'${e.path.name.text}' as a value at run time`);
@@ -154,6 +156,8 @@ export class ExpressionLowering {
       : args;
     return ordered.map((a) => {
       const param = a.name ? params.find((p) => p.name.text === a.name!.text) : params[args.indexOf(a)];
+      // A packet or an extern instance passed to a block is no value: the block's parameter stands for the same object.
+      if (param && this.ctx.typer.resolver.resolve(param.type).kind === 'extern') return { direction: param.direction ?? 'none', value: { op: 'dontcare', type: { kind: 'void' } } };
       return { direction: param?.direction ?? 'none', value: this.expression(a.value) };
     });
   }

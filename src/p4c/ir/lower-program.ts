@@ -7,11 +7,13 @@
  */
 import type * as p4i from '../../proto/p4i.js';
 import type { ActionDeclaration, ControlDeclaration, Declaration, FunctionDeclaration, ParserDeclaration } from '../ast/declarations.js';
+import type { Expression } from '../ast/expressions.js';
 import type { Program } from '../ast/program.js';
 import { walk } from '../ast/walk.js';
 import { collectControlPlane, instantiatedDeclaration, packageArguments } from '../control-plane/model.js';
 import { controlPlaneName } from '../control-plane/names.js';
 import type { ExpressionTyper } from '../semantics/expression-typer.js';
+import type { Entity } from '../semantics/scope.js';
 import { bitWidth } from '../semantics/p4-types.js';
 import { printNode } from '../printer.js';
 import type { SourceSpan } from '../source/span.js';
@@ -60,11 +62,12 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
   const statementsIn = (scope: string): StatementLowering => new StatementLowering(ctx, expressions, scope);
 
   const out = { blocks: [] as IrBlock[], actions: [] as IrAction[], tables: [] as IrTable[], externs: [] as IrExtern[], functions: [] as IrFunction[] };
-  const loweredActions = new Set<ActionDeclaration>();
+  const loweredActions = new Set<string>();
   const lowerAction = (decl: ActionDeclaration): void => {
-    if (loweredActions.has(decl)) return;
-    loweredActions.add(decl);
     const name = ctx.names.get(decl) ?? controlPlaneName('', decl.name.text, decl.annotations);
+    // An action of a control instantiated twice is two actions, one per instance.
+    if (loweredActions.has(name)) return;
+    loweredActions.add(name);
     ctx.names.set(decl, name);
     out.actions.push(tables.action(decl, name, statementsIn));
   };
@@ -73,6 +76,8 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
     if (d.kind === 'ActionDeclaration' && model.actions.some((a) => a.decl === d)) lowerAction(d);
     if (d.kind === 'FunctionDeclaration' && [...typer.refs.values()].includes(d)) out.functions.push(lowerFunction(d, ctx, statementsIn));
   }
+  // What the control plane uses (the model's tables, actions, externs and value sets), whatever instance they sit in.
+  const used = new Set<Entity>(ctx.names.keys());
 
   // Architecture storage, typed from the parser's parameters.
   const mainArgs = model.main ? packageArguments(model.main, typer.refs) : [];
@@ -84,52 +89,108 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
     archSlots.set(role, ctx.newSlot(role, role, param ? layouts.type(typer.entityType(param)) : { kind: 'void' }));
   });
 
+  /**
+   * One block instance: its sub-blocks first (each instance lowered on its own, as p4c inlines
+   * them: `Block.instance.table`), then its own objects, named under `name`. `bound` gives the
+   * instance each parameter of extern, control or parser type stands for here (from constructor
+   * arguments, or from the arguments of the calls that apply this instance).
+   */
   const lowered = new Set<string>();
-  const lowerBlock = (decl: ParserDeclaration | ControlDeclaration, name: string, roles: readonly string[] | null): void => {
+  const lowerBlock = (decl: ParserDeclaration | ControlDeclaration, name: string, roles: readonly string[] | null, bound: ReadonlyMap<Entity, string>): void => {
     if (lowered.has(name)) return;
     lowered.add(name);
-    ctx.names.set(decl, ctx.names.get(decl) ?? name);
+    const isTopLevel = (d: Entity): boolean => program.declarations.includes(d as Declaration);
+    /** The instance an argument names, seen from this block. */
+    const instanceOf = (e: Expression): string | undefined => {
+      const entity = e.kind === 'PathExpression' ? typer.refs.get(e) : undefined;
+      if (!entity) return undefined;
+      if (bound.has(entity)) return bound.get(entity);
+      if (entity.kind !== 'Instantiation') return undefined;
+      return controlPlaneName(isTopLevel(entity) ? '' : name, entity.name.text, entity.annotations);
+    };
+    /** Binds `target`'s parameters of instance type from the arguments of every `applied.apply(...)` in this block. */
+    const applyBindings = (target: ParserDeclaration | ControlDeclaration, applied: (callee: Expression) => boolean, into: Map<Entity, string>): void => {
+      walk(decl, (node) => {
+        if (node.kind !== 'CallExpression' || node.callee.kind !== 'MemberExpression' || node.callee.member.text !== 'apply' || !applied(node.callee.target)) return;
+        node.args.forEach((arg, i) => {
+          const param = arg.name ? target.params.find((p) => p.name.text === arg.name!.text) : target.params[i];
+          const instance = param && !isPacket(typer, param) ? instanceOf(arg.value) : undefined;
+          if (!param || instance === undefined) return;
+          const before = into.get(param);
+          if (before !== undefined && before !== instance) ctx.unsupported(arg.value, `applying '${target.name.text}' with different extern instances (${before}, ${instance})`);
+          into.set(param, instance);
+        });
+      });
+    };
+    const children = new Map<Entity, string>();
+    for (const local of decl.locals) {
+      if (local.kind !== 'Instantiation') continue;
+      const target = instantiatedDeclaration(local, typer.refs);
+      if (target?.kind !== 'ControlDeclaration' && target?.kind !== 'ParserDeclaration') continue;
+      const instName = controlPlaneName(name, local.name.text, local.annotations);
+      const childBound = new Map<Entity, string>();
+      target.constructorParams.forEach((p, i) => {
+        const arg = local.args.find((a) => a.name?.text === p.name.text) ?? (local.args.some((a) => a.name) ? undefined : local.args[i]);
+        if (!arg) return;
+        const instance = instanceOf(arg.value);
+        if (instance !== undefined) childBound.set(p, instance);
+        else ctx.constructorArguments.set(p, arg.value);
+      });
+      applyBindings(target, (callee) => callee.kind === 'PathExpression' && typer.refs.get(callee) === local, childBound);
+      lowerBlock(target, instName, null, childBound);
+      children.set(local, instName);
+    }
+    // Controls and parsers applied directly by type name (`Stamp.apply(meta)`): an instance named after the type, as p4c makes one.
+    walk(decl, (node) => {
+      if (node.kind === 'MemberExpression' && node.target.kind === 'TypeNameExpression' && node.member.text === 'apply' && node.target.type.kind === 'NamedType') {
+        const target = typer.refs.get(node.target.type);
+        if (target?.kind !== 'ControlDeclaration' && target?.kind !== 'ParserDeclaration') return;
+        const instName = `${name}.${target.name.text}`;
+        const childBound = new Map<Entity, string>();
+        applyBindings(target, (callee) => callee.kind === 'TypeNameExpression' && callee.type.kind === 'NamedType' && typer.refs.get(callee.type) === target, childBound);
+        lowerBlock(target, instName, null, childBound);
+        children.set(target, instName);
+      }
+    });
+
+    // This instance's names: what its parameters stand for, its sub-blocks, its own objects.
+    for (const [entity, instance] of [...bound, ...children]) ctx.names.set(entity, instance);
+    for (const local of decl.locals) {
+      if ((local.kind === 'ActionDeclaration' || local.kind === 'TableDeclaration' || local.kind === 'ValueSetDeclaration' || local.kind === 'Instantiation') && (used.has(local) || local.kind === 'Instantiation')) {
+        if (!children.has(local)) ctx.names.set(local, controlPlaneName(name, local.name.text, local.annotations));
+      }
+    }
     const params = decl.params.map((p, i) => {
       const role = roles?.[i];
       let slot = -1;
       if (role && role !== 'packet') slot = archSlots.get(role)!;
-      else if (!role && !isPacket(typer, p)) slot = ctx.newSlot(`${name}.${p.name.text}`, 'block-parameter', layouts.type(typer.entityType(p)));
+      else if (!role && !isPacket(typer, p) && !bound.has(p)) slot = ctx.newSlot(`${name}.${p.name.text}`, 'block-parameter', layouts.type(typer.entityType(p)));
       if (slot >= 0) ctx.bindSlot(p, slot);
       return { name: p.name.text, direction: p.direction ?? ('none' as const), slot };
     });
-    for (const p of decl.constructorParams) ctx.newSlot(`${name}.${p.name.text}`, 'block-parameter', layouts.type(typer.entityType(p)), p);
+    for (const p of decl.constructorParams) {
+      if (!bound.has(p) && !ctx.constructorArguments.has(p)) ctx.newSlot(`${name}.${p.name.text}`, 'block-parameter', layouts.type(typer.entityType(p)), p);
+    }
     const locals: IrStatement[] = [];
     const valueSets: IrValueSet[] = [];
     const statements = statementsIn(name);
     for (const local of decl.locals) {
       switch (local.kind) {
         case 'VariableDeclaration': locals.push(...statements.statement(local)); break;
-        case 'ActionDeclaration': if (ctx.names.has(local)) lowerAction(local); break;
-        case 'TableDeclaration': if (ctx.names.has(local)) out.tables.push(tables.table(local, ctx.names.get(local)!)); break;
+        case 'ActionDeclaration': if (used.has(local)) lowerAction(local); break;
+        case 'TableDeclaration': if (used.has(local)) out.tables.push(tables.table(local, ctx.names.get(local)!)); break;
         case 'ValueSetDeclaration':
-          if (ctx.names.has(local)) {
+          if (used.has(local)) {
             const vsName = ctx.names.get(local)!;
             valueSets.push({ name: vsName, id: idOf(vsName), width: bitWidth(typer.entityType(local)) ?? 0, size: Number(typer.resolver.constants.integer(local.size) ?? 0n) });
           }
           break;
-        case 'Instantiation': {
-          const target = instantiatedDeclaration(local, typer.refs);
-          const instName = controlPlaneName(name, local.name.text, local.annotations);
-          ctx.names.set(local, instName);
-          if (target?.kind === 'ControlDeclaration' || target?.kind === 'ParserDeclaration') lowerBlock(target, instName, null);
-          else out.externs.push(lowerExtern(local, instName, target, ctx, idOf));
+        case 'Instantiation':
+          if (!children.has(local)) out.externs.push(lowerExtern(local, ctx.names.get(local)!, instantiatedDeclaration(local, typer.refs), ctx, idOf));
           break;
-        }
         default:
       }
     }
-    // Controls applied directly by type name (`Stamp.apply(meta)`) become blocks named after the type.
-    walk(decl, (node) => {
-      if (node.kind === 'MemberExpression' && node.target.kind === 'TypeNameExpression' && node.member.text === 'apply' && node.target.type.kind === 'NamedType') {
-        const target = typer.refs.get(node.target.type);
-        if (target?.kind === 'ControlDeclaration' || target?.kind === 'ParserDeclaration') lowerBlock(target, target.name.text, null);
-      }
-    });
     const block: IrBlock = decl.kind === 'ControlDeclaration'
       ? { name, kind: 'control', params, locals, apply: statements.block(decl.apply.body), states: [], valueSets }
       : { name, kind: 'parser', params, locals, apply: [], states: lowerParserStates(decl, statements, expressions), valueSets };
@@ -140,7 +201,7 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
     if (decl?.kind !== 'ParserDeclaration' && decl?.kind !== 'ControlDeclaration') return;
     const name = controlPlaneName('', decl.name.text, decl.annotations);
     pipelineNames[i] = name;
-    lowerBlock(decl, name, ROLES[i]!);
+    lowerBlock(decl, name, ROLES[i]!, new Map());
   });
   const pipeline = Object.fromEntries(PIPELINE_KEYS.map((k, i) => [k, pipelineNames[i] ?? ''])) as IrProgram['pipeline'];
   const deparser = out.blocks.find((b) => b.name === pipeline.deparser);

@@ -76,7 +76,7 @@ export class StatementLowering {
           return [];
         }
         const params = entity?.kind === 'ControlDeclaration' || entity?.kind === 'ParserDeclaration' ? entity.params
-          : entity?.kind === 'Instantiation' ? this.instanceParams(entity) : [];
+          : entity?.kind === 'Instantiation' || entity?.kind === 'Parameter' ? this.instanceParams(entity) : [];
         return [{ kind: 'apply-block', block, args: this.expressions.args(call.args, params) }];
       }
     }
@@ -88,7 +88,8 @@ export class StatementLowering {
     return [{ kind: 'call', call: lowered }];
   }
 
-  private instanceParams(inst: Extract<StatementOrDeclaration, { kind: 'Instantiation' }>): readonly Parameter[] {
+  /** The apply parameters of the block an instance (or a constructor parameter of control/parser type) stands for. */
+  private instanceParams(inst: Extract<StatementOrDeclaration, { kind: 'Instantiation' }> | Parameter): readonly Parameter[] {
     const t = this.ctx.typer.entityType(inst);
     return t.kind === 'control' || t.kind === 'parser' ? t.decl.params : [];
   }

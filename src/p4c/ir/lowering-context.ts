@@ -2,6 +2,7 @@
  * @fileoverview What the lowering classes share: the checker's side tables,
  * the layouts, the storage slots, and the names/ids of control-plane objects.
  */
+import type { Expression } from '../ast/expressions.js';
 import type { AstNode } from '../ast/walk.js';
 import type { Entity } from '../semantics/scope.js';
 import type { ExpressionTyper } from '../semantics/expression-typer.js';
@@ -14,6 +15,8 @@ export class LoweringContext {
   private readonly slotOf = new Map<Entity, number>();
   /** Fully qualified names of tables, actions, extern instances and nested blocks, by declaration. */
   readonly names = new Map<Entity, string>();
+  /** Constructor parameters of value type with the argument of the instance being lowered (`C(8) c;`). */
+  readonly constructorArguments = new Map<Entity, Expression>();
   /** Every `error` member, in declaration order. */
   readonly errors: string[] = [];
   /** Called when lowering meets a construct the IR cannot express (reported as "unsupported"). */

@@ -25,6 +25,12 @@ export interface ParserServices {
   valueSet(id: number, name: string): ValueSet | undefined;
   /** Sets standard_metadata.parser_error. */
   setParserError(ctx: PacketContext, error: number): void;
+  /**
+   * A sub-parser, applied from a state of another parser: p4c inlines it, so
+   * its `reject` or error ends the whole parse (with that error) instead of
+   * returning to the caller.
+   */
+  readonly nested?: boolean;
 }
 
 function fieldMatches(f: FieldValue | undefined, v: Bits, width: number): boolean {
@@ -122,8 +128,9 @@ export function compileParser(block: IrBlock, env: CompileEnv, statements: State
         state = s.next(ctx);
       }
       // An explicit `reject` without an error leaves parser_error as NoError, as in BMv2.
+      if (state === REJECT && services.nested) throw new ParserStop(env.errorIndex('NoError'));
     } catch (e) {
-      if (!(e instanceof ParserStop)) throw e;
+      if (!(e instanceof ParserStop) || services.nested) throw e;
       services.setParserError(ctx, e.error);
     }
     return FLOW_NEXT;

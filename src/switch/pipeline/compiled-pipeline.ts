@@ -196,6 +196,7 @@ export class CompiledPipeline implements CompileEnv {
         holder.run = compileParser(block, this, this.statements, {
           valueSet: (id) => this.services.forwarding.valueSets.find(id),
           setParserError: (ctx, error) => this.sm.set(ctx, 'parser_error', error),
+          nested: name !== this.program.pipeline.parser,
         });
       } else {
         const locals = this.statements.compileAll(block.locals);
