@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BaselineError } from '../../../src/agent/baseline/baseline-error.js';
 import { Listener } from '../../../src/agent/baseline/listener.js';
@@ -5,7 +6,9 @@ import { parsePsArgs, psMain } from '../../../src/agent/baseline/ps-main.js';
 import { parseRingWorkerArgs, ringWorkerMain } from '../../../src/agent/baseline/ring-worker-main.js';
 import type { MainIo } from '../../../src/agent/baseline/worker-process.js';
 import type { WorkerReport } from '../../../src/agent/baseline/worker-run.js';
-import { openTcpHandles } from './helpers.js';
+import { openTcpHandles, ringOrderSum, seededTensors } from './helpers.js';
+
+const sha256Of = (a: Float32Array): string => createHash('sha256').update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)).digest('hex');
 
 afterEach(async () => {
   expect(await openTcpHandles()).toEqual([]);
@@ -78,7 +81,10 @@ describe('ring worker entry', () => {
     );
     expect({ codes, errors: ios.map((io) => io.errors) }).toEqual({ codes: [0, 0, 0], errors: [[], [], []] });
     const reports = ios.map((io) => JSON.parse(io.lines[0]!) as WorkerReport);
-    expect(new Set(reports.map((r) => r.resultSha256)).size).toBe(1);
+    // The digest of the ring's sum re-derived from its summation order
+    // (helpers.ts: ringOrderSum) over the inputs of the default seed 1.
+    const expected = sha256Of(ringOrderSum(seededTensors(3, 5001, 1)));
+    expect(reports.map((r) => r.resultSha256)).toEqual([expected, expected, expected]);
     for (const report of reports) {
       expect(report).toMatchObject({ algorithm: 'ring', worldSize: 3, length: 5001, check: { boundViolations: 0 } });
       expect(report.iterations).toHaveLength(2);
@@ -123,7 +129,10 @@ describe('parameter-server entry', () => {
     expect(await server).toBe(0);
     expect(JSON.parse(serverIo.lines.at(-1)!)).toEqual({ rounds: 2 });
     const reports = ios.map((io) => JSON.parse(io.lines[0]!) as WorkerReport);
-    expect(reports[0]!.resultSha256).toBe(reports[1]!.resultSha256);
+    // The parameter server's sum is fround of the float64 sum: re-derived here from the inputs (seed 1).
+    const [x, y] = seededTensors(2, 1000, 1) as [Float32Array, Float32Array];
+    const expected = sha256Of(Float32Array.from(x, (v, i) => v + y[i]!));
+    expect(reports.map((r) => r.resultSha256)).toEqual([expected, expected]);
     expect(reports[0]!.check).toEqual({ maxAbsError: expect.any(Number), boundViolations: 0 });
   });
 

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
+import { seededTensor } from '../../../src/agent/baseline/seeded-tensor.js';
 import type { MainIo } from '../../../src/agent/baseline/worker-process.js';
 import { parseSwitchMlWorkerArgs } from '../../../src/agent/switchml/worker-args.js';
 import { switchMlWorkerCommand, switchMlWorkerMain, type SwitchMlWorkerReport } from '../../../src/agent/switchml/worker-main.js';
 import { openUdpHandles } from '../transport/helpers.js';
+import { expectedSwitchMlResult } from './helpers/numbers.js';
 import { KernelUdpTestSwitch } from './helpers/udp-test-switch.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -115,7 +118,12 @@ describe('switchMlWorkerMain over kernel UDP', () => {
     );
     expect(codes).toEqual([0, 0]);
     const reports = ios.map((io) => JSON.parse(io.lines[0]!) as SwitchMlWorkerReport);
-    expect(reports[0]!.resultSha256).toBe(reports[1]!.resultSha256);
+    // The digest of the result re-derived by the test's own model of docs/wire.md
+    // (helpers/numbers.ts) from the workers' inputs (seed 9, rank 0 and 1), not
+    // only the two workers agreeing with each other.
+    const expected = expectedSwitchMlResult([seededTensor(5000, 9, 0), seededTensor(5000, 9, 1)], 64);
+    const expectedSha = createHash('sha256').update(new Uint8Array(expected.buffer, expected.byteOffset, expected.byteLength)).digest('hex');
+    expect(reports.map((r) => r.resultSha256)).toEqual([expectedSha, expectedSha]);
     for (const report of reports) {
       expect(report).toMatchObject({ algorithm: 'switchml', worldSize: 2, jobId: 3, length: 5000, check: { boundViolations: 0 } });
       expect(report.iterations.map((s) => s.epoch)).toEqual([0, 1]);
