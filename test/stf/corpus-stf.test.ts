@@ -42,10 +42,14 @@ describe('STF files against their programs', () => {
   it('acl_clone.stf: mirroring_add, an I2E clone of a denied packet, egress_spec 0 on an l2 miss', () => {
     passes('acl_clone', 'test/p4c/corpus/acl_clone.p4');
   });
+
+  it('forward.stf (p4/forward.p4): address, routes, ARP, L2 forward and flood, drop counters', () => {
+    passes('forward', 'p4/forward.p4');
+  });
 });
 
 describe('the IPv4 checksums written in the STF files', () => {
-  it.each(['basic_forward', 'registers_counters', 'acl_clone'])('%s.stf: every full IPv4 header has a correct checksum (RFC 1071, computed here)', (name) => {
+  it.each(['basic_forward', 'registers_counters', 'acl_clone', 'forward'])('%s.stf: every full IPv4 header has a correct checksum (RFC 1071, computed here)', (name) => {
     const checked = ipv4ChecksumsIn(path.join(STF_DIR, `${name}.stf`));
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.filter((c) => !c.ok)).toEqual([]);
