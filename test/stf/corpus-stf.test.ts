@@ -46,10 +46,14 @@ describe('STF files against their programs', () => {
   it('forward.stf (p4/forward.p4): address, routes, ARP, L2 forward and flood, drop counters', () => {
     passes('forward', 'p4/forward.p4');
   });
+
+  it('switchml.stf (p4/switchml.p4, 8 elements): aggregation, RESULT multicast with per-worker rewrite, retransmission', () => {
+    passes('switchml', 'p4/switchml.p4', ['SWITCHML_ELEMENTS=8']);
+  });
 });
 
 describe('the IPv4 checksums written in the STF files', () => {
-  it.each(['basic_forward', 'registers_counters', 'acl_clone', 'forward'])('%s.stf: every full IPv4 header has a correct checksum (RFC 1071, computed here)', (name) => {
+  it.each(['basic_forward', 'registers_counters', 'acl_clone', 'forward', 'switchml'])('%s.stf: every full IPv4 header has a correct checksum (RFC 1071, computed here)', (name) => {
     const checked = ipv4ChecksumsIn(path.join(STF_DIR, `${name}.stf`));
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.filter((c) => !c.ok)).toEqual([]);
