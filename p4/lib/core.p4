@@ -44,9 +44,8 @@ extern packet_out {
 /* In a parser: when `check` is false, stop parsing with error `toSignal`. */
 extern void verify(in bool check, in error toSignal);
 
-/* The action that does nothing: the usual default action of a table. Its
- * annotations show up in P4Info exactly as written here, in this order. */
-@corelib
+/* The action that does nothing: the usual default action of a table. Declared
+ * as p4c 1.2.4.8's core.p4 declares it; its annotation shows up in P4Info. */
 @noWarn("unused")
 action NoAction() {}
 

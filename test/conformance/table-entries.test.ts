@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { P4Schema } from '../../src/p4info/index.js';
 import { action, defaultEntry, del, directCounter, directMeter, insert, modify, table, type P4RuntimeClient, type TableEntry } from '../../src/p4runtime/index.js';
-import { fixtureP4Info, idsOf, kitchenSink } from './helpers/programs.js';
+import { editedP4Info, fixtureP4Info, idsOf, kitchenSink } from './helpers/programs.js';
 import { SwitchUnderTest } from './helpers/switch-under-test.js';
 import { PRIMARY, b } from './helpers/entities.js';
 
@@ -169,12 +169,17 @@ describe('default entries', () => {
     expect(await client.readAll(defaultEntry('ingress.l2'))).toMatchObject([{ action: { name: 'NoAction' } }]);
   });
 
-  it('reads default actions with arguments from the P4Info canonical (the fixture pads them)', async () => {
+  it('reads default actions with arguments from the P4Info canonical (newer p4c writes them padded)', async () => {
     const other = await SwitchUnderTest.start();
     try {
-      const c = await other.primaryWith(fixtureP4Info('counter'));
+      // p4c 1.2.4.8 writes no initial_default_action; newer p4c does, with the argument padded to the parameter's bytes.
+      const counter = fixtureP4Info('counter');
+      const withDefault = editedP4Info(counter, (plain) => {
+        (plain.tables![0] as Record<string, unknown>).initial_default_action = { action_id: idsOf(counter).action('set_class'), arguments: [{ param_id: 1, value: Buffer.from([0, 7]) }] };
+      });
+      const c = await other.primaryWith(withDefault);
       expect(await c.readAll(defaultEntry('classify'))).toMatchObject([{ action: { name: 'MyIngress.set_class', params: { class_id: 7 } } }]);
-      const [raw] = await other.raw.read([{ table_entry: { table_id: idsOf(fixtureP4Info('counter')).table('classify'), is_default_action: true } }]);
+      const [raw] = await other.raw.read([{ table_entry: { table_id: idsOf(counter).table('classify'), is_default_action: true } }]);
       expect(raw!.table_entry!.action!.action!.params[0]!.value).toEqual(b(7));
     } finally {
       await other.stop();

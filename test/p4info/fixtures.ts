@@ -1,15 +1,19 @@
-// The P4Info fixtures of test/fixtures/p4info, for the tests of this directory.
-import { readFileSync } from 'node:fs';
+// The P4Info of the programs in test/fixtures/p4info, for the tests of this
+// directory: p4c 1.2.4.8's output for them (../shared/p4c-outputs) when it is
+// there and fresh, else p4ina's, which test/p4c/p4info-p4c.test.ts checks
+// equal to p4c's byte for byte.
 import { join } from 'node:path';
+import { p4infoFixtureFile, p4infoFixtureText } from '../helpers/p4c-outputs.js';
 
 export const FIXTURE_DIR = join(import.meta.dirname, '..', 'fixtures', 'p4info');
 
-/** Every program that has a `NAME.p4` and a `NAME.p4info.txtpb`. */
+/** Every program `NAME.p4` of test/fixtures/p4info. */
 export const FIXTURES = ['forwarding', 'acl', 'register', 'counter', 'packet_io'] as const;
 export type FixtureName = (typeof FIXTURES)[number];
 
-export const fixturePath = (name: FixtureName): string => join(FIXTURE_DIR, `${name}.p4info.txtpb`);
+/** A file holding the program's P4Info text. */
+export const fixturePath = (name: FixtureName): string => p4infoFixtureFile(name);
 
 export function fixtureText(name: FixtureName): string {
-  return readFileSync(fixturePath(name), 'utf8');
+  return p4infoFixtureText(name);
 }

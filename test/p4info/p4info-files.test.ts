@@ -63,7 +63,9 @@ describe('JSON as p4c writes it', () => {
     expect(json.startsWith('{\n "pkgInfo": {\n  "arch": "v1model"\n },\n "tables": [\n  {\n   "preamble": {\n    "id": 36975771,\n')).toBe(true);
     expect(json).toContain('\n   "matchFields": [\n');
     expect(json).toContain('"matchType": "EXACT"');
-    expect(json).toContain('"initialDefaultAction": {\n    "actionId": 17755228,\n    "arguments": [\n     {\n      "paramId": 1,\n      "value": "AAc="\n     }\n    ]\n   },');
+    const classify = counter.tables[0]!;
+    const withDefault = { ...counter, tables: [{ ...classify, initial_default_action: { action_id: 17755228, arguments: [{ param_id: 1, value: Buffer.from([0, 7]) }] } }] };
+    expect(formatP4Info(withDefault, 'json')).toContain('"initialDefaultAction": {\n    "actionId": 17755228,\n    "arguments": [\n     {\n      "paramId": 1,\n      "value": "AAc="\n     }\n    ]\n   },');
     expect(json).toContain('"directResourceIds": [\n    321265700\n   ],\n   "size": "128"\n');
     expect(json).toContain('"spec": {\n    "unit": "BOTH"\n   },\n   "size": "512"');
     expect(json.endsWith('\n "typeInfo": {}\n}\n')).toBe(true);

@@ -45,7 +45,8 @@ describe('p4c fixtures', () => {
     expect(table.preamble).toEqual({ id: 36975771, name: 'MyIngress.classify', alias: 'classify', annotations: [], annotation_locations: [], doc: null, structured_annotations: [] });
     expect(table.size).toBe('128');
     expect(table.match_fields[0]).toMatchObject({ match: 'match_type', match_type: 'EXACT', bitwidth: 16 });
-    expect(table.initial_default_action?.arguments[0]?.value).toEqual(Buffer.from([0, 7]));
+    expect(table.initial_default_action).toBeNull();
+    expect(info.actions.find((a) => a.preamble!.name === 'MyIngress.set_class')!.params[0]).toMatchObject({ id: 1, name: 'class_id', bitwidth: 16 });
     expect(info.type_info).not.toBeNull();
     expect(info.pkg_info?.arch).toBe('v1model');
   });

@@ -2,9 +2,26 @@
  * @fileoverview The control-plane view of a checked program: the V1Switch
  * blocks in package order, and in each the actions, tables, extern
  * instances and value sets with their fully qualified names, as p4c's
- * P4RuntimeSymbolTable collects them. Only objects the program uses are
- * kept (p4c's front end removes unused declarations). Top-level actions a
- * block uses (NoAction) come first in that block, as p4c copies them in.
+ * P4RuntimeSerializer finds them in its front end's output:
+ *
+ * - Sub-controls and sub-parsers are inlined (p4c's `Inline`): their objects
+ *   sit in the enclosing top-level block, at the instance's place, named
+ *   `Block.instance.object`.
+ * - A top-level block's prefix is its type's declared name (an `@name` on the
+ *   control type does not change it; p4c's sample
+ *   name_annotations_to_p4info-bmv2.p4).
+ * - Actions: only those a used table refers to (`actions`, `default_action`,
+ *   entries) or an apply block calls. An action only other actions call is
+ *   inlined into them (p4c's `InlineActions`) and then removed, so P4Info does
+ *   not list it (sample crc32-bmv2.p4, `send_back`); it is kept apart in
+ *   `calledActions` for the IR.
+ * - Top-level actions a block uses (NoAction) are copied into the block
+ *   (p4c's `LocalizeAllActions`) ahead of its own actions, in order of first
+ *   use; an `@name` without a leading dot on one is prefixed with the block.
+ * - Extern instances are never removed, used or not (p4c's
+ *   `RemoveUnusedDeclarations`); those declared at the top level of the
+ *   program come first, named without a prefix (sample issue1097-bmv2.p4).
+ * - Unused tables, actions and value sets are removed.
  */
 import type {
   ActionDeclaration,
@@ -18,7 +35,7 @@ import type {
 import type { Program } from '../ast/program.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import type { Entity } from '../semantics/scope.js';
-import { controlPlaneName } from './names.js';
+import { controlPlaneName, nameAnnotation } from './names.js';
 
 export interface BlockInstance {
   /** The instance path: `MyIngress`, or `TourIngress.floor` for a nested control. */
@@ -36,7 +53,10 @@ export interface ControlPlaneModel {
   /** The `main` instantiation, when there is one. */
   readonly main: Instantiation | null;
   readonly blocks: readonly BlockInstance[];
+  /** The actions P4Info lists, in p4c's order. */
   readonly actions: readonly Named<ActionDeclaration>[];
+  /** Actions the program uses only by calling them from other actions: not in P4Info, but the IR runs them. */
+  readonly calledActions: readonly Named<ActionDeclaration>[];
   readonly tables: readonly Named<TableDeclaration>[];
   readonly externs: readonly Named<Instantiation>[];
   readonly valueSets: readonly Named<ValueSetDeclaration>[];
@@ -57,51 +77,111 @@ export function collectControlPlane(program: Program, refs: ReadonlyMap<AstNode,
 
 function collectUncached(program: Program, refs: ReadonlyMap<AstNode, Entity>): ControlPlaneModel {
   const main = program.declarations.find((d): d is Instantiation => d.kind === 'Instantiation' && d.name.text === 'main') ?? null;
-  const model = { main, blocks: [] as BlockInstance[], actions: [] as Named<ActionDeclaration>[], tables: [] as Named<TableDeclaration>[], externs: [] as Named<Instantiation>[], valueSets: [] as Named<ValueSetDeclaration>[] };
-  const seenActions = new Set<ActionDeclaration>();
-  const topLevelActions = program.declarations.filter((d): d is ActionDeclaration => d.kind === 'ActionDeclaration');
-
-  const addAction = (name: string, decl: ActionDeclaration, block: BlockInstance | null): void => {
-    // A top-level action (NoAction) used by several blocks is one object; two declarations sharing a name are two (and an error).
-    if (seenActions.has(decl)) return;
-    seenActions.add(decl);
-    model.actions.push({ name, decl, block });
+  const model = {
+    main,
+    blocks: [] as BlockInstance[],
+    actions: [] as Named<ActionDeclaration>[],
+    calledActions: [] as Named<ActionDeclaration>[],
+    tables: [] as Named<TableDeclaration>[],
+    externs: [] as Named<Instantiation>[],
+    valueSets: [] as Named<ValueSetDeclaration>[],
   };
+  const seenActions = new Set<ActionDeclaration>();
+  const topLevelActions = new Set(program.declarations.filter((d): d is ActionDeclaration => d.kind === 'ActionDeclaration'));
+  const noAction = [...topLevelActions].find((a) => a.name.text === 'NoAction');
 
-  const visitBlock = (decl: Declaration | undefined, name: string, depth: number): void => {
-    if (!decl || depth > 8 || (decl.kind !== 'ParserDeclaration' && decl.kind !== 'ControlDeclaration')) return;
-    const block: BlockInstance = { name, decl };
-    model.blocks.push(block);
-    const used = reachable(decl, refs);
-    const referencedHere = used;
-    // A table without default_action gets `NoAction` as its default (p4c's front end adds it).
-    const needsNoAction = decl.locals.some((l) => l.kind === 'TableDeclaration' && used.has(l) && !hasDefaultAction(l));
-    for (const action of topLevelActions) if (referencedHere.has(action) || (needsNoAction && action.name.text === 'NoAction')) addAction(controlPlaneName('', action.name.text, action.annotations), action, block);
-    for (const local of decl.locals) {
-      if (!used.has(local)) continue;
-      const fqn = controlPlaneName(name, local.name.text, local.annotations);
-      switch (local.kind) {
-        case 'ActionDeclaration': addAction(fqn, local, block); break;
-        case 'TableDeclaration': model.tables.push({ name: fqn, decl: local, block }); break;
-        case 'ValueSetDeclaration': model.valueSets.push({ name: fqn, decl: local, block }); break;
-        case 'Instantiation': {
-          const typeDecl = instantiatedDeclaration(local, refs);
-          if (typeDecl?.kind === 'ExternDeclaration') model.externs.push({ name: fqn, decl: local, block });
-          else visitBlock(typeDecl, fqn, depth + 1);
-          break;
+  // Extern instances at the top level: evaluated before `main`'s blocks, named without a prefix.
+  for (const d of program.declarations) {
+    if (d.kind !== 'Instantiation' || d === main) continue;
+    if (instantiatedDeclaration(d, refs)?.kind === 'ExternDeclaration') model.externs.push({ name: controlPlaneName('', d.name.text, d.annotations), decl: d, block: null });
+  }
+
+  /** One top-level block with its sub-blocks inlined. */
+  const visitTopBlock = (decl: ParserDeclaration | ControlDeclaration): void => {
+    const prefix = decl.name.text;
+    const ownActions: Named<ActionDeclaration>[] = [];
+    const globalsUsed: ActionDeclaration[] = [];
+    const direct = new Set<Entity>();
+    const allUsed = new Set<Entity>();
+    const noteDirect = (root: AstNode): void => {
+      walk(root, (node) => {
+        const target = refs.get(node);
+        if (target?.kind !== 'ActionDeclaration') return;
+        direct.add(target);
+        if (topLevelActions.has(target) && !globalsUsed.includes(target)) globalsUsed.push(target);
+      });
+    };
+    const applies: AstNode[] = [];
+
+    const visitBlock = (block: BlockInstance, depth: number): void => {
+      model.blocks.push(block);
+      const used = reachable(block.decl, refs);
+      for (const e of used) allUsed.add(e);
+      if (block.decl.kind === 'ControlDeclaration') applies.push(block.decl.apply);
+      for (const local of block.decl.locals) {
+        const fqn = controlPlaneName(block.name, local.name.text, local.annotations);
+        switch (local.kind) {
+          case 'ActionDeclaration':
+            if (used.has(local)) ownActions.push({ name: fqn, decl: local, block });
+            break;
+          case 'TableDeclaration':
+            if (!used.has(local)) break;
+            model.tables.push({ name: fqn, decl: local, block });
+            noteDirect(local);
+            // A table without default_action gets `NoAction` as its default (p4c's front end adds it).
+            if (noAction && !hasDefaultAction(local)) {
+              direct.add(noAction);
+              if (!globalsUsed.includes(noAction)) globalsUsed.push(noAction);
+            }
+            break;
+          case 'ValueSetDeclaration':
+            if (used.has(local)) model.valueSets.push({ name: fqn, decl: local, block });
+            break;
+          case 'Instantiation': {
+            const typeDecl = instantiatedDeclaration(local, refs);
+            if (typeDecl?.kind === 'ExternDeclaration') model.externs.push({ name: fqn, decl: local, block });
+            else if ((typeDecl?.kind === 'ControlDeclaration' || typeDecl?.kind === 'ParserDeclaration') && used.has(local) && depth < 8) {
+              visitBlock({ name: fqn, decl: typeDecl }, depth + 1);
+            }
+            break;
+          }
+          default:
         }
-        default:
+      }
+    };
+    visitBlock({ name: prefix, decl }, 0);
+    for (const apply of applies) noteDirect(apply);
+
+    const top = model.blocks.find((b) => b.decl === decl && b.name === prefix) ?? null;
+    for (const action of globalsUsed) {
+      if (!direct.has(action) || seenActions.has(action)) continue;
+      seenActions.add(action);
+      const given = nameAnnotation(action.annotations);
+      const name = given === undefined ? action.name.text : given.startsWith('.') ? given.slice(1) : `${prefix}.${given}`;
+      model.actions.push({ name, decl: action, block: top });
+    }
+    for (const a of ownActions) {
+      if (seenActions.has(a.decl)) continue;
+      seenActions.add(a.decl);
+      (direct.has(a.decl) ? model.actions : model.calledActions).push(a);
+    }
+    // Top-level actions only other actions call: the IR still needs them.
+    for (const action of topLevelActions) {
+      if (allUsed.has(action) && !direct.has(action) && !seenActions.has(action) && !model.calledActions.some((c) => c.decl === action)) {
+        model.calledActions.push({ name: controlPlaneName('', action.name.text, action.annotations), decl: action, block: top });
       }
     }
   };
 
+  const visited = new Set<ParserDeclaration | ControlDeclaration>();
   if (main) {
     for (const arg of packageArguments(main, refs)) {
       const value = arg.value;
       if (value.kind !== 'ConstructorCallExpression') continue;
       const typeDecl = refs.get(value.type.kind === 'NamedType' ? value.type : value.type.base);
-      if (typeDecl && (typeDecl.kind === 'ParserDeclaration' || typeDecl.kind === 'ControlDeclaration')) {
-        visitBlock(typeDecl, controlPlaneName('', typeDecl.name.text, typeDecl.annotations), 0);
+      if (typeDecl && (typeDecl.kind === 'ParserDeclaration' || typeDecl.kind === 'ControlDeclaration') && !visited.has(typeDecl)) {
+        visited.add(typeDecl);
+        visitTopBlock(typeDecl);
       }
     }
   }

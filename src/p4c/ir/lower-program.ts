@@ -39,12 +39,15 @@ const PIPELINE_KEYS = ['parser', 'verifyChecksum', 'ingress', 'egress', 'compute
 export interface LowerOptions {
   readonly source: string;
   readonly onUnsupported: (node: { readonly span: SourceSpan }, what: string) => void;
+  /** Whether a declaration comes from a library file (core.p4, v1model.p4). */
+  readonly isLibrary?: (node: { readonly span: SourceSpan }) => boolean;
 }
 
 export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.P4Info, options: LowerOptions): IrProgram {
   const layouts = new Layouts(typer.resolver.constants);
   const ctx = new LoweringContext(typer, layouts);
   ctx.unsupported = options.onUnsupported;
+  if (options.isLibrary) ctx.isLibrary = options.isLibrary;
   for (const d of program.declarations) if (d.kind === 'ErrorDeclaration') for (const m of d.members) if (!ctx.errors.includes(m.text)) ctx.errors.push(m.text);
   const expressions = new ExpressionLowering(ctx);
   const model = collectControlPlane(program, typer.refs);
@@ -53,7 +56,7 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
     for (const o of list ?? []) if (o.preamble?.name) idByName.set(`${o.preamble.name}`, o.preamble.id ?? 0);
   }
   const idOf = (name: string): number => idByName.get(name) ?? 0;
-  for (const a of model.actions) ctx.names.set(a.decl, a.name);
+  for (const a of [...model.actions, ...model.calledActions]) ctx.names.set(a.decl, a.name);
   for (const t of model.tables) ctx.names.set(t.decl, t.name);
   for (const e of model.externs) ctx.names.set(e.decl, e.name);
   for (const v of model.valueSets) ctx.names.set(v.decl, v.name);
@@ -73,7 +76,7 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
   };
   // Top-level actions and functions are shared by every block that uses them.
   for (const d of program.declarations) {
-    if (d.kind === 'ActionDeclaration' && model.actions.some((a) => a.decl === d)) lowerAction(d);
+    if (d.kind === 'ActionDeclaration' && ctx.names.has(d)) lowerAction(d);
     if (d.kind === 'FunctionDeclaration' && [...typer.refs.values()].includes(d)) out.functions.push(lowerFunction(d, ctx, statementsIn));
   }
   // What the control plane uses (the model's tables, actions, externs and value sets), whatever instance they sit in.
@@ -242,6 +245,7 @@ function lowerFunction(decl: FunctionDeclaration, ctx: LoweringContext, statemen
 
 function lowerExtern(inst: Extract<Declaration, { kind: 'Instantiation' }>, name: string, target: Declaration | undefined, ctx: LoweringContext, idOf: (name: string) => number): IrExtern {
   const type = target?.kind === 'ExternDeclaration' ? target.name.text : 'unknown';
+  if (target?.kind === 'ExternDeclaration' && !ctx.isLibrary(target)) ctx.unsupportedExtern(inst, type);
   const t = ctx.typer.entityType(inst);
   const args = inst.args.map((a) => {
     const v = ctx.typer.resolver.constants.evaluate(a.value);

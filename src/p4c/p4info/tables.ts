@@ -1,7 +1,8 @@
 /**
  * @fileoverview The P4Info `Table` message for one table: match fields
  * (named as written in the key, or by `@name`), action refs with scopes,
- * the default action (p4c adds `@defaultonly NoAction` when none is given),
+ * the default action (p4c adds `@defaultonly NoAction` when none is given;
+ * a const default sets const_default_action_id, no initial_default_action),
  * initial entries flags, size (1024 by default), direct resources and the
  * action profile.
  */
@@ -12,10 +13,10 @@ import type { ActionReference } from '../ast/tables.js';
 import type { AstNode } from '../ast/walk.js';
 import { printNode } from '../printer.js';
 import { nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
-import { bitWidth, type P4Type } from '../semantics/p4-types.js';
+import type { P4Type } from '../semantics/p4-types.js';
 import type { Entity } from '../semantics/scope.js';
 import type { ConstEvaluator } from '../semantics/const-eval.js';
-import { namedBitwidth, widthBytes, type TypeInfoBuilder } from './type-spec.js';
+import { namedBitwidth, type TypeInfoBuilder } from './type-spec.js';
 
 export const DEFAULT_TABLE_SIZE = 1024;
 
@@ -85,16 +86,13 @@ export function tableMessage(table: TableDeclaration, preamble: p4i.Preamble, ct
   if (defaultValue === null && ctx.noAction) {
     const id = ctx.idOf(ctx.noAction) ?? 0;
     if (!listed.has(ctx.noAction)) actionRefs.push({ id, annotations: ['@defaultonly'], scope: 'DEFAULT_ONLY' });
-    message.initial_default_action = { action_id: id };
   }
   if (matchFields.length > 0) message.match_fields = matchFields;
   message.action_refs = actionRefs;
-  if (defaultValue) {
-    const call = defaultCall(defaultValue, ctx);
-    if (call) {
-      if (defaultIsConst) message.const_default_action_id = call.action_id;
-      message.initial_default_action = call;
-    }
+  // p4c 1.2.4.8 writes no initial_default_action: a const default is only its id (the IR carries the default's arguments).
+  if (defaultValue && defaultIsConst) {
+    const id = defaultActionId(defaultValue, ctx);
+    if (id !== undefined) message.const_default_action_id = id;
   }
   if (directIds.length > 0) message.direct_resource_ids = directIds;
   message.size = String(size);
@@ -120,25 +118,9 @@ function actionRef(ref: ActionReference, id: number): p4i.ActionRef {
   return message;
 }
 
-/** `default_action = a(args)` as a TableActionCall; argument bytes padded to the parameter's byte width. */
-function defaultCall(value: Expression, ctx: TableContext): p4i.TableActionCall | undefined {
+/** The id of the action `default_action = a(args)` names. */
+function defaultActionId(value: Expression, ctx: TableContext): number | undefined {
   const callee = value.kind === 'CallExpression' ? value.callee : value;
   const entity = ctx.refs.get(callee);
-  if (entity?.kind !== 'ActionDeclaration') return undefined;
-  const call: p4i.TableActionCall = { action_id: ctx.idOf(entity) ?? 0 };
-  if (value.kind !== 'CallExpression') return call;
-  const dataParams = entity.params.filter((p) => p.direction === null);
-  const boundCount = entity.params.length - dataParams.length;
-  const args = value.args.slice(value.args.length > dataParams.length ? boundCount : 0);
-  const argumentsOut: p4i._p4_config_v1_TableActionCall_Argument[] = [];
-  dataParams.forEach((param, i) => {
-    const arg = args[i];
-    if (!arg) return;
-    const v = ctx.constants.evaluate(arg.value);
-    const width = bitWidth(ctx.types.get(param) ?? { kind: 'unknown' }) ?? 0;
-    const n = typeof v === 'boolean' ? (v ? 1n : 0n) : v ?? 0n;
-    argumentsOut.push({ param_id: i + 1, value: widthBytes(BigInt.asUintN(Math.max(width, 1), n), width) });
-  });
-  if (argumentsOut.length > 0) call.arguments = argumentsOut;
-  return call;
+  return entity?.kind === 'ActionDeclaration' ? (ctx.idOf(entity) ?? 0) : undefined;
 }

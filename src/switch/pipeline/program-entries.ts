@@ -93,9 +93,14 @@ function entriesOf(table: IrTable, state: ForwardingState): p4r.TableEntry[] {
   });
 }
 
-/** Installs every program-declared entry into `state`; throws EntityError if one is refused. */
+/** Installs every program-declared entry into `state`, and each table's default action; throws EntityError if one is refused. */
 export function installProgramEntries(program: IrProgram, state: ForwardingState): void {
   for (const table of program.tables) {
+    const store = state.tables.find(table.id);
+    const d = table.defaultAction;
+    const params = store?.info.actionRefs.get(d.actionId)?.action.params.all;
+    // The P4Info (p4c 1.2.4.8's form) has no initial_default_action: the IR tells the default.
+    if (store && params) store.useProgramDefault({ actionId: d.actionId, params: params.map((p, i) => bytes(d.args[i] ?? '0', p.bitwidth)) });
     for (const entry of entriesOf(table, state)) {
       state.installProgramEntry(decodeMessage<p4r.TableEntry__Output>('p4.v1.TableEntry', encodeMessage('p4.v1.TableEntry', entry)));
     }

@@ -79,9 +79,11 @@ export class ActionValidator {
 
 /**
  * What a table does on a miss until the controller changes it, as far as the
- * P4Info tells: `initial_default_action` (p4c ≥ 2023 emits it), else the const
- * default action, else `NoAction` when the program has it (P4's default for a
- * table without `default_action`). Undefined when none of these is known.
+ * P4Info tells: `initial_default_action` (newer p4c emits it; p4c 1.2.4.8 and
+ * p4ina do not), else the const default action, else `NoAction` when the
+ * program has it (P4's default for a table without `default_action`).
+ * Undefined when none of these is known. When the pipeline's IR is loaded,
+ * its `default_action` replaces this (TableStore.useProgramDefault).
  */
 export function programDefaultAction(table: TableInfo, schema: P4Schema): ActionCall | undefined {
   const initial = table.raw.initial_default_action;

@@ -10,6 +10,7 @@
 import type { MeterType, TableInfo } from '../../p4info/entities.js';
 import type { P4Schema } from '../../p4info/schema.js';
 import { ActionValidator, programDefaultAction, type ActionCall } from './action-call.js';
+import { monotonicClock, type Clock } from './clock.js';
 import type { CounterCell } from './counter-cell.js';
 import { MatchLayout, type FieldValue } from './match-key.js';
 import type { MeterSettings } from './meter-config.js';
@@ -52,8 +53,10 @@ export interface TableEntryRecord {
   readonly counter: CounterCell | undefined;
   /** The direct meter's configuration; undefined = default (all GREEN). */
   readonly meter: MeterSettings | undefined;
-  /** performance.now() of the insert or of the last hit; the pipeline refreshes it for idle timeouts. */
+  /** `hitClock()` at the insert or the last hit (the pipeline stamps every hit in idle-timeout tables). */
   lastHit: number;
+  /** `hitClock()` when the last idle-timeout notification for the entry was made; -Infinity before the first. */
+  idleNotified: number;
 }
 
 export interface DefaultEntryRecord {
@@ -72,7 +75,8 @@ export class TableStore extends Store {
   readonly actions: ActionValidator;
   /** Most entries the table holds (P4Info `size`; a size of 0 is read as "not given": no limit). */
   readonly capacity: number;
-  readonly programDefault: ActionCall | undefined;
+  /** The program's default action: from the IR when a pipeline is loaded (`useProgramDefault`), else as far as the P4Info tells. */
+  private programDefaultCall: ActionCall | undefined;
   /** The type of the table's direct meter, if it has one. */
   readonly directMeterType: MeterType | undefined;
   /** For messages: "table ingress.l2 (id …)". */
@@ -81,26 +85,46 @@ export class TableStore extends Store {
   private readonly actionCache = new Map<string, EntryAction>();
   private defaultRecord: DefaultEntryRecord;
 
+  /** The clock that stamps hits, for tables that support idle timeouts (P4Info NOTIFY_CONTROL); else undefined. */
+  readonly hitClock: Clock | undefined;
+
   constructor(
     readonly info: TableInfo,
     schema: P4Schema,
     undo: UndoLog,
+    clock: Clock = monotonicClock,
   ) {
     super(undo);
+    this.hitClock = info.idleTimeout ? clock : undefined;
     this.label = describe('table', info.name, info.id);
     this.layout = new MatchLayout(info.matchFields.all, this.label);
     this.actions = new ActionValidator(info.actionRefs, this.label);
     this.capacity = info.size > 0 ? info.size : Number.POSITIVE_INFINITY;
     // The spec fixes the default of an indirect table to a constant NoAction, which P4Runtime cannot express as a member.
-    this.programDefault = info.implementationId ? undefined : programDefaultAction(info, schema);
+    this.programDefaultCall = info.implementationId ? undefined : programDefaultAction(info, schema);
     this.directMeterType = info.directMeterId ? (schema.directMeters.find(info.directMeterId)?.type ?? 'TWO_RATE_THREE_COLOR') : undefined;
     this.defaultRecord = this.initialDefault();
+  }
+
+  get programDefault(): ActionCall | undefined {
+    return this.programDefaultCall;
+  }
+
+  /**
+   * Sets the program's default action from the device config (the IR's `default_action`,
+   * which P4Info from p4c 1.2.4.8 does not carry), while the pipeline is loaded: the
+   * default entry becomes that call if nobody has changed it.
+   */
+  useProgramDefault(call: ActionCall): void {
+    if (this.info.implementationId) return;
+    this.programDefaultCall = call;
+    if (this.defaultRecord.isProgramDefault) this.defaultRecord = { ...this.initialDefault(), counter: this.defaultRecord.counter };
   }
 
   /** The default entry as the program defines it, with fresh direct resources. */
   initialDefault(): DefaultEntryRecord {
     return {
-      action: this.programDefault ? { kind: 'action', call: this.programDefault } : undefined,
+      action: this.programDefaultCall ? { kind: 'action', call: this.programDefaultCall } : undefined,
       isProgramDefault: true,
       controllerMetadata: '0',
       metadata: Buffer.alloc(0),
@@ -243,6 +267,7 @@ export class ExactEntryRecord implements TableEntryRecord {
   readonly counter: CounterCell | undefined;
   readonly meter: MeterSettings | undefined;
   lastHit: number;
+  idleNotified: number;
 
   constructor(
     private readonly layout: MatchLayout,
@@ -257,6 +282,7 @@ export class ExactEntryRecord implements TableEntryRecord {
     this.counter = from.counter;
     this.meter = from.meter;
     this.lastHit = from.lastHit;
+    this.idleNotified = from.idleNotified;
   }
 
   /** All-EXACT tables take no priority, so the entry key is the match key. */

@@ -1,5 +1,5 @@
-// The programs the conformance suite pushes: the hand-written p4c-style P4Info
-// fixtures, the kitchen-sink P4Info of the test helpers (a size-4 table, a const
+// The programs the conformance suite pushes: the P4Info of the programs in
+// test/fixtures/p4info (p4c 1.2.4.8's output, test/helpers/p4c-outputs.ts), the kitchen-sink P4Info of the test helpers (a size-4 table, a const
 // table, action scopes, direct and indirect counters and meters, a register, a
 // digest, controller headers), and the kitchen sink extended with what neither
 // has: an action selector with an indirect table, and a parser value set.
@@ -7,15 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { assignIds, IdPrefix, P4Schema, readP4InfoFile } from '../../../src/p4info/index.js';
 import { CONVERSION, messageType } from '../../../src/proto/load.js';
 import type * as p4i from '../../../src/proto/p4i.js';
+import { p4infoFixtureFile } from '../../helpers/p4c-outputs.js';
 import { kitchenSinkP4Info } from '../../helpers/p4info-builder.js';
 
 export type FixtureName = 'forwarding' | 'acl' | 'register' | 'counter' | 'packet_io';
 
-/** Directory of the hand-written P4Info files. */
+/** Directory of the fixture programs (NAME.p4). */
 export const FIXTURE_DIR = fileURLToPath(new URL('../../fixtures/p4info/', import.meta.url));
 
+/** A file with the program's P4Info text: p4c's output, or p4ina's equal one when p4c's is not at hand. */
 export function fixturePath(name: FixtureName): string {
-  return `${FIXTURE_DIR}${name}.p4info.txtpb`;
+  return p4infoFixtureFile(name);
 }
 
 /** A fixture read from its text file, as a user loads it. */
