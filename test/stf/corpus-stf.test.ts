@@ -47,6 +47,10 @@ describe('STF files against their programs', () => {
     passes('forward', 'p4/forward.p4');
   });
 
+  it('classifier.stf (a program of the tests): ternary masks, ranges, optional, priorities', () => {
+    passes('classifier', 'test/stf/programs/classifier.p4');
+  });
+
   it('switchml.stf (p4/switchml.p4, 8 elements): aggregation, RESULT multicast with per-worker rewrite, retransmission', () => {
     passes('switchml', 'p4/switchml.p4', ['SWITCHML_ELEMENTS=8']);
   });
