@@ -269,3 +269,72 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     ] });
   });
 });
+
+describe('entry priorities, as p4c\'s EntryPriorities pass allows them', () => {
+  const PRIORITIES = (entries: string, key = 'h.i.x: ternary;'): string => program(`
+header in_t { bit<8> x; }
+header out_t { bit<8> rule; }
+struct headers { eth_t eth; in_t i; out_t o; }
+struct metadata { }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  action hit(bit<8> rule) { h.o.setValid(); h.o.rule = rule; }
+  table t {
+    key = { ${key} }
+    actions = { hit; NoAction; }
+    ${entries}
+  }
+  apply { t.apply(); sm.egress_spec = 1; }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i); pkt.emit(h.o);' });
+
+  it('refuses priorities in const entries (P4C4030)', () => {
+    const bad = PRIORITIES('const entries = { priority = 10: 0x01 &&& 0x0f: hit(1); priority = 20: _: hit(2); }');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C4030@14:34']);
+  });
+
+  it('refuses priorities for a key of exact and lpm fields only (P4C4031)', () => {
+    const bad = PRIORITIES('entries = { priority = 10: 0x01: hit(1); }', 'h.i.x: exact;');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C4031@14:28']);
+  });
+
+  it('refuses a first entry without a priority when others have one (P4C4032)', () => {
+    const bad = PRIORITIES('entries = { 0x01 &&& 0x0f: hit(1); priority = 20: _: hit(2); }');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C4032@14:17']);
+  });
+
+  it('accepts them in non-const entries: the largest priority wins, and unnumbered entries count down', () => {
+    // 0x21 matches all three; 0x11 the last two. Priorities: 10, then 9 (counted down), then 20.
+    const text = PRIORITIES('entries = { priority = 10: 0x01 &&& 0x0f: hit(1); 0x11 &&& 0xff: hit(2); priority = 20: 0x21 &&& 0xff: hit(3); }');
+    const { ir } = expectCompiles(text);
+    expect(ir!.tables[0]!.entries.map((e) => [e.priority, e.isConst])).toEqual([[10, false], [9, false], [20, false]]);
+    r = rig('compat_priorities', [0, 1], { text });
+    r.send(0, Buffer.concat([ETH, hex('21')]));
+    r.send(0, Buffer.concat([ETH, hex('11')]));
+    r.send(0, Buffer.concat([ETH, hex('31')]));
+    expect(r.take()).toEqual({ 1: [
+      Buffer.concat([ETH, hex('21 03')]).toString('hex'),
+      Buffer.concat([ETH, hex('11 01')]).toString('hex'),
+      Buffer.concat([ETH, hex('31 01')]).toString('hex'),
+    ] });
+  });
+});
+
+describe('externs the program declares itself', () => {
+  const USER_EXTERN = (use: string): string => program(`
+header in_t { bit<8> x; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+extern Scrambler { Scrambler(); bit<8> next(); }
+extern bit<8> scramble(in bit<8> x);
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  ${use}
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+
+  it('are refused when used: neither BMv2 (p4c-bm2-ss says "not supported") nor our switch implements them', () => {
+    expect(codesAt(compile(USER_EXTERN('apply { h.i.x = scramble(h.i.x); }')).diagnostics)).toEqual(['P4C5002@11:19']);
+    expect(codesAt(compile(USER_EXTERN('Scrambler() s;\n  apply { h.i.x = s.next(); }')).diagnostics)).toEqual(['P4C5002@11:3']);
+  });
+
+  it('may be declared and left unused', () => {
+    expectCompiles(USER_EXTERN('apply { sm.egress_spec = 1; }'));
+  });
+});

@@ -73,7 +73,6 @@ describe('our library files', () => {
       'extract', 'extract', 'lookahead', 'advance', 'length',
     ]);
     expect(noAction!.kind === 'ActionDeclaration' && noAction.annotations.map((a) => `@${a.name.text}(${annotationBodyText(a)})`)).toEqual([
-      '@corelib()',
       '@noWarn("unused")',
     ]);
     expect(matchKinds!.kind === 'MatchKindDeclaration' && matchKinds.members.map((m) => m.text)).toEqual(['exact', 'ternary', 'lpm']);

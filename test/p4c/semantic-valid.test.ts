@@ -76,7 +76,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
     table acl {
         key = { hdr.ipv4.src: ternary; hdr.ipv4.proto: range; }
         actions = { drop; NoAction; }
-        const entries = {
+        entries = {
             priority = 10: (0x0a000000 &&& 0xff000000, 6 .. 17): drop();
             priority = 5: (_, _): NoAction();
         }

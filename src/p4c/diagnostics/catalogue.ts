@@ -128,6 +128,14 @@ export const DIAGNOSTIC_CATALOGUE = {
   },
   ActionRequiresArguments: { code: 4014, severity: 'error', template: "entry or default action '{0}' must give all {1} action argument(s)" },
 
+  ConstEntriesWithPriority: {
+    code: 4030,
+    severity: 'error',
+    template: "table '{0}' has 'const entries', which cannot have priorities (p4c refuses them too); write 'entries' without 'const' to give priorities, or drop them and let the order of the entries decide",
+  },
+  PriorityNotNeeded: { code: 4031, severity: 'error', template: "the entries of table '{0}' have priorities, but its key is only exact and lpm fields, which need none (p4c refuses this too)" },
+  FirstEntryWithoutPriority: { code: 4032, severity: 'error', template: "the first entry of table '{0}' must have a priority when others do: the entries after one with a priority count down from it" },
+
   // 5000-5999: unsupported
   UnsupportedMacroOperator: { code: 5001, severity: 'error', template: "unsupported: the '{0}' operator in macro bodies" },
   UnsupportedSyntax: { code: 5002, severity: 'error', template: 'unsupported: {0}' },

@@ -123,6 +123,7 @@ export class ExpressionLowering {
     const typeArgs = e.typeArgs.map((t) => this.ctx.layouts.type(this.ctx.typer.resolver.resolve(t)));
     if (callee.kind === 'PathExpression') {
       const entity = this.ctx.typer.refs.get(callee);
+      if (entity?.kind === 'ExternFunctionDeclaration' && !this.ctx.isLibrary(entity)) this.ctx.unsupportedExtern(e, entity.name.text);
       if (entity?.kind === 'ExternFunctionDeclaration' || entity?.kind === 'FunctionDeclaration') {
         const overloads = this.ctx.typer.overloads(entity.name.text).filter((o): o is typeof entity => o.kind === entity.kind);
         const chosen = overloads.find((o) => o.params.length >= e.args.length && o.params.filter((p) => !p.defaultValue).length <= e.args.length) ?? entity;

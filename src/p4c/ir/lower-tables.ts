@@ -58,9 +58,13 @@ export class TableLowering {
         for (const ref of p.actions) actions.push({ ...this.actionName(ref), scope: scopeOf(ref), boundArgs: (ref.args ?? []).map((a) => this.expressions.expression(a.value)) });
       } else if (p.kind === 'EntriesProperty') {
         isConst = p.isConst;
+        // p4c: once an entry has `priority = N:`, each later one without it gets the previous priority minus 1.
+        let running: bigint | undefined;
         for (const entry of p.entries) {
           const annotated = findAnnotation(entry.annotations, 'priority');
-          const priority = entry.priority ? c.integer(entry.priority) : annotated ? BigInt(annotationBodyText(annotated).trim() || '0') : undefined;
+          const given = entry.priority ? c.integer(entry.priority) : undefined;
+          running = given ?? (running === undefined ? undefined : running - 1n);
+          const priority = running ?? (annotated ? BigInt(annotationBodyText(annotated).trim() || '0') : undefined);
           entries.push({
             keys: entryKeysets(entry).map((k) => this.expressions.keyset(k)),
             priority: priority === undefined ? null : Number(priority),

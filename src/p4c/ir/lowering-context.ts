@@ -19,6 +19,8 @@ export class LoweringContext {
   readonly constructorArguments = new Map<Entity, Expression>();
   /** Every `error` member, in declaration order. */
   readonly errors: string[] = [];
+  /** Whether a declaration comes from our library (core.p4, v1model.p4): only those externs have an implementation. */
+  isLibrary: (decl: AstNode) => boolean = () => true;
   /** Called when lowering meets a construct the IR cannot express (reported as "unsupported"). */
   unsupported: (node: AstNode, what: string) => void = () => {};
 
@@ -26,6 +28,14 @@ export class LoweringContext {
     readonly typer: ExpressionTyper,
     readonly layouts: Layouts,
   ) {}
+
+  /**
+   * An extern the program declares itself: neither BMv2 nor our switch implements it, so p4c-bm2-ss
+   * refuses the program ("not supported", "Unknown extern method") and so do we.
+   */
+  unsupportedExtern(node: AstNode, name: string): void {
+    this.unsupported(node, `'${name}', an extern this program declares: neither BMv2 (p4c-bm2-ss refuses it too) nor p4ina's switch implements it`);
+  }
 
   typeOf(node: AstNode): P4Type {
     return this.typer.types.get(node) ?? UNKNOWN;

@@ -17,10 +17,12 @@ export const lowerToIrPass: Pass = {
   run: (program, context) => {
     const p4info = context.table(P4INFO).p4info;
     if (!p4info) return;
+    const library = context.sources.libraryFiles();
     const source = context.input.path.split(/[\\/]/).pop() ?? context.input.path;
     context.table(IR_DOCUMENT).ir = lowerToIr(program, typerFor(context), p4info, {
       source,
       onUnsupported: (node, what) => context.diagnostics.report('UnsupportedSyntax', node.span, [`${what} (the IR cannot express it yet)`]),
+      isLibrary: (node) => library.has(node.span.file),
     });
   },
 };

@@ -162,6 +162,7 @@ class TypeChecker {
       if (property.kind === 'KeyProperty') for (const el of property.elements) keyTypes.push(this.typer.type(el.expression));
       if (property.kind === 'ActionsProperty') for (const ref of property.actions) this.actionRef(ref, true);
     }
+    this.entryPriorities(decl);
     for (const property of decl.properties) {
       if (property.kind === 'EntriesProperty') {
         for (const entry of property.entries) {
@@ -181,6 +182,27 @@ class TypeChecker {
           else if (v.kind !== 'PathExpression') this.context.diagnostics.report('NotAnAction', v.span, ['default_action']);
         } else this.typer.type(property.value);
       }
+    }
+  }
+
+  /**
+   * `priority = N:` on entries, as p4c's EntryPriorities pass allows it: never with `const entries`;
+   * with `entries`, only for a key that has a field other than exact and lpm, and then the first
+   * entry must have one (the entries after it without one count down from it).
+   */
+  private entryPriorities(decl: TableDeclaration): void {
+    const entries = decl.properties.find((p) => p.kind === 'EntriesProperty');
+    const withPriority = entries?.entries.find((e) => e.priority !== null);
+    if (!entries || !withPriority) return;
+    if (entries.isConst) {
+      this.context.diagnostics.report('ConstEntriesWithPriority', withPriority.priority!.span, [decl.name.text]);
+      return;
+    }
+    const keys = decl.properties.flatMap((p) => (p.kind === 'KeyProperty' ? p.elements : []));
+    if (keys.every((k) => k.matchKind.text === 'exact' || k.matchKind.text === 'lpm')) {
+      this.context.diagnostics.report('PriorityNotNeeded', withPriority.priority!.span, [decl.name.text]);
+    } else if (entries.entries[0]!.priority === null) {
+      this.context.diagnostics.report('FirstEntryWithoutPriority', entries.entries[0]!.span, [decl.name.text]);
     }
   }
 

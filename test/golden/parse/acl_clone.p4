@@ -91,10 +91,10 @@ control AclIngress(inout headers hdr, inout metadata meta, inout standard_metada
             deny;
         }
         const default_action = allow(0);
-        const entries = {
+        entries = {
             priority = 100: (0xa000000 &&& 0xff000000, _, 6, 22 .. 22): deny(1);
             priority = 90: (_, 0xa000001, 17, 0 .. 1023): deny(2);
-            (0xa000002, _, _, _): allow(3) @priority(50);
+            priority = 50: (0xa000002, _, _, _): allow(3);
             priority = (10 * 2): (_, _, _, 8000 .. 8080): allow(4);
         }
     }

@@ -100,10 +100,12 @@ control AclIngress(inout headers hdr, inout metadata meta,
             deny;
         }
         const default_action = allow(0);
-        const entries = {
+        /* Not `const entries`: p4c refuses priorities on those. These are
+         * installed with the program and the controller may change them. */
+        entries = {
             priority = 100: (0x0a000000 &&& 0xff000000, _, 6, 22 .. 22): deny(1);
             priority = 90: (_, 0x0a000001, 17, 0 .. 1023): deny(2);
-            (0x0a000002, _, _, _): allow(3) @priority(50);
+            priority = 50: (0x0a000002, _, _, _): allow(3);
             priority = (10 * 2): (_, _, _, 8000 .. 8080): allow(4);
         }
     }
