@@ -19,6 +19,7 @@ import { V1ModelProcessor, type DropReason } from '../pipeline/v1model-processor
 import type { PacketIoPort } from '../ports/packet-io-port.js';
 import type { Port } from '../ports/port.js';
 import type { PortSet } from '../ports/port-set.js';
+import type { IdleTimer } from '../runtime/idle-timeout-notifier.js';
 import { P4RuntimeServer, type StartOptions } from '../runtime/server.js';
 import { DeviceState, type InstalledPipeline } from '../state/device-state.js';
 import { Code } from '../state/status.js';
@@ -37,6 +38,8 @@ export interface SwitchDeviceOptions {
   /** The CPU port: egress to it becomes a PacketIn; PacketOuts enter ingress from it. */
   readonly cpuPort?: number | undefined;
   readonly logger?: Logger;
+  /** Clock and timer of idle timeouts (hits, TTLs, scans); real time by default. Tests pass a fake one. */
+  readonly idleTimer?: IdleTimer;
 }
 
 export class SwitchDevice implements PacketIoPort {
@@ -53,13 +56,20 @@ export class SwitchDevice implements PacketIoPort {
     this.log = options.logger ?? moduleLogger('switch.device');
     this.state = new DeviceState({
       logger: this.log,
+      ...(options.idleTimer ? { clock: () => options.idleTimer!.now() } : {}),
       verifyDeviceConfig: (pipeline) => {
         // No program (empty bytes or an empty JSON object, as P4Runtime-only tests push): accepted, the data plane drops everything.
         if (isPlaceholder(pipeline.deviceConfig)) return;
         this.compiled.set(pipeline, compileInstalled(pipeline, { log: this.log, emitDigest: (id, data) => this.emitDigest(id, data) }));
       },
     });
-    this.server = new P4RuntimeServer({ deviceId: options.deviceId ?? 0, state: this.state, packetIo: this, logger: this.log });
+    this.server = new P4RuntimeServer({
+      deviceId: options.deviceId ?? 0,
+      state: this.state,
+      packetIo: this,
+      logger: this.log,
+      ...(options.idleTimer ? { idleTimer: options.idleTimer } : {}),
+    });
     this.state.onPipelineChange((p) => this.usePipeline(p));
     options.ports.onFrame(this.onFrame);
   }

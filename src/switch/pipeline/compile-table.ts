@@ -135,6 +135,8 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
   const allExact = keys.every((k) => k.matchKind === 'exact');
   const lpmIndex = keys.findIndex((k) => k.matchKind === 'lpm');
   const store = services.store(table.id);
+  // Tables with idle timeouts stamp every hit with the device's (injectable) clock: TTLs and time_since_last_hit.
+  const hitClock = store?.hitClock;
 
   const actionsById = new Map<number, IrAction>();
   const runners = new Map<number, Exec>();
@@ -266,7 +268,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
         record.counter.packets++;
         record.counter.bytes += services.packetLength(ctx);
       }
-      if (record.idleTimeoutNs !== '0') record.lastHit = performance.now();
+      if (hitClock) record.lastHit = hitClock();
       result.hit = true;
       ctx.entry = record;
       run(ctx, action ?? noAction);

@@ -1,7 +1,8 @@
 /**
  * The switch's P4Runtime gRPC server: binds the P4Runtime service to a device
  * state, runs arbitration over the StreamChannel calls, and carries PacketIns
- * and digests from the data plane to the primary controller.
+ * digests and idle-timeout notifications from the data plane to the primary
+ * controller.
  *
  * One server serves one device id (0 is accepted, as BMv2 defaults to it).
  * Message limits are raised to 256 MiB because P4Info and device configs can
@@ -18,6 +19,7 @@ import { Arbitrator } from './arbitration.js';
 import { DigestBatcher, type DigestOutcome } from './digest-batcher.js';
 import { DiscardingPacketIo } from './discarding-packet-io.js';
 import { DEFAULT_MAX_ERROR_DETAILS_BYTES, fail, type GrpcFailure } from './grpc-failure.js';
+import { IdleTimeoutNotifier, type IdleTimer } from './idle-timeout-notifier.js';
 import { buildPacketIn } from './packet-in.js';
 import { planRead, type ReadCall, streamRead } from './read-rpc.js';
 import { type StreamArbitrator, type StreamCall, StreamChannel, type StreamLimits } from './stream-channel.js';
@@ -56,6 +58,12 @@ export interface P4RuntimeServerOptions {
   packetIo?: PacketIoPort;
   logger?: Logger;
   limits?: Partial<ServerLimits>;
+  /**
+   * The timer of idle-timeout scans; its clock must be the DeviceState's (`clock` option), which
+   * stamps the hits. Default: real time, scanning every 100 ms.
+   */
+  idleTimer?: IdleTimer;
+  idleScanMs?: number;
 }
 
 export interface TlsOptions {
@@ -89,6 +97,7 @@ export class P4RuntimeServer {
   private readonly limits: ServerLimits;
   private readonly arbitrator: StreamArbitrator;
   private readonly digests: DigestBatcher;
+  private readonly idleTimeouts: IdleTimeoutNotifier;
   private readonly channels = new Set<StreamChannel>();
   private server: grpc.Server | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -108,6 +117,17 @@ export class P4RuntimeServer {
         for (const channel of this.arbitrator.primaries()) delivered = channel.sendDigestList(list) || delivered;
         return delivered;
       },
+    });
+    this.idleTimeouts = new IdleTimeoutNotifier({
+      state: this.state,
+      hasPrimary: () => this.arbitrator.primaries().length > 0,
+      deliver: (notification) => {
+        let delivered = false;
+        for (const channel of this.arbitrator.primaries()) delivered = channel.sendIdleTimeout(notification) || delivered;
+        return delivered;
+      },
+      ...(options.idleTimer ? { timer: options.idleTimer } : {}),
+      ...(options.idleScanMs ? { periodMs: options.idleScanMs } : {}),
     });
   }
 
@@ -129,6 +149,7 @@ export class P4RuntimeServer {
     });
     this.server = server;
     this.unsubscribe = this.state.onPipelineChange(() => this.digests.reset());
+    this.idleTimeouts.start();
     this.logger.info({ address, port, tls: !!options.tls }, 'P4Runtime server listening');
     return { port };
   }
@@ -151,6 +172,7 @@ export class P4RuntimeServer {
     });
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.idleTimeouts.stop();
     this.digests.reset();
     this.logger.info('P4Runtime server stopped');
   }

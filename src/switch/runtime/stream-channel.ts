@@ -1,9 +1,11 @@
 /**
  * One StreamChannel call: arbitration updates, PacketOuts and digest acks in;
- * arbitration notices, PacketIns, digest lists and StreamErrors out.
+ * arbitration notices, PacketIns, digest lists, idle-timeout notifications and
+ * StreamErrors out.
  *
  * What a client sends never grows server memory without bound: outgoing
- * PacketIns, digest lists and StreamErrors are dropped while the client has
+ * PacketIns, digest lists, idle-timeout notifications and StreamErrors are
+ * dropped while the client has
  * `softQueue` messages unread, and a client that lets `hardQueue` messages
  * pile up (arbitration notices are never dropped) has its stream ended with
  * RESOURCE_EXHAUSTED.
@@ -103,6 +105,11 @@ export class StreamChannel {
       },
       true,
     );
+  }
+
+  /** Queues an idle-timeout notification; false when dropped because the client is not reading. */
+  sendIdleTimeout(notification: p4r.IdleTimeoutNotification): boolean {
+    return this.send({ idle_timeout_notification: notification }, true);
   }
 
   /** Ends the call with `status` (OK ends it normally) after what is queued. */

@@ -19,6 +19,7 @@
 import { moduleLogger, type Logger } from '../../log/logger.js';
 import type * as p4i from '../../proto/p4i.js';
 import type * as p4r from '../../proto/p4r.js';
+import { monotonicClock, type Clock } from './clock.js';
 import type { DigestConfig } from './digests.js';
 import { EntityError, invalidArgument, notFound } from './entity-error.js';
 import type { ForwardingState } from './forwarding-state.js';
@@ -48,15 +49,18 @@ export class DeviceState {
   private readonly listeners = new Set<PipelineListener>();
   private readonly log: Logger;
   private readonly verifyDeviceConfig: DeviceConfigVerifier | undefined;
+  /** Stamps table hits and measures idle timeouts in every pipeline this device builds. */
+  readonly clock: Clock;
 
-  constructor(options: { logger?: Logger; verifyDeviceConfig?: DeviceConfigVerifier } = {}) {
+  constructor(options: { logger?: Logger; verifyDeviceConfig?: DeviceConfigVerifier; clock?: Clock } = {}) {
     this.log = options.logger ?? moduleLogger('switch.state');
     this.verifyDeviceConfig = options.verifyDeviceConfig;
+    this.clock = options.clock ?? monotonicClock;
   }
 
   /** buildPipeline plus the device-config check, so a config the data plane cannot run fails at VERIFY. */
   private build(config: p4r.ForwardingPipelineConfig__Output | null): InstalledPipeline {
-    const built = buildPipeline(config);
+    const built = buildPipeline(config, this.clock);
     this.verifyDeviceConfig?.(built);
     return built;
   }

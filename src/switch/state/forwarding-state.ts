@@ -6,6 +6,7 @@
 import type { P4Schema } from '../../p4info/schema.js';
 import type * as p4r from '../../proto/p4r.js';
 import { ActionProfileStore } from './action-profiles.js';
+import { monotonicClock, type Clock } from './clock.js';
 import { CounterStore } from './counters.js';
 import { DigestStore } from './digests.js';
 import { readDirectCounters, readDirectMeters, writeDirectCounter, writeDirectMeter } from './direct-resources.js';
@@ -32,8 +33,12 @@ export class ForwardingState {
   readonly digests: DigestStore;
   readonly valueSets: ValueSetStore;
 
-  constructor(readonly schema: P4Schema) {
-    this.tables = new TableStores(schema, this.undo);
+  constructor(
+    readonly schema: P4Schema,
+    /** Stamps hits and measures idle time of the entries of idle-timeout tables. */
+    readonly clock: Clock = monotonicClock,
+  ) {
+    this.tables = new TableStores(schema, this.undo, clock);
     this.actionProfiles = new ActionProfileStore(schema, this.undo);
     this.counters = new CounterStore(schema, this.undo);
     this.meters = new MeterStore(schema, this.undo);

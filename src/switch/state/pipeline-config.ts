@@ -9,6 +9,7 @@ import { P4Schema } from '../../p4info/schema.js';
 import type * as p4i from '../../proto/p4i.js';
 import type * as p4r from '../../proto/p4r.js';
 import { invalidArgument } from './entity-error.js';
+import { monotonicClock, type Clock } from './clock.js';
 import { ForwardingState } from './forwarding-state.js';
 
 /** The most cells an indexed counter, meter or register may have here (memory is allocated up front). */
@@ -57,7 +58,7 @@ function checkRealizable(schema: P4Schema): void {
 }
 
 /** Verifies a config and builds its (empty) forwarding state; throws EntityError (INVALID_ARGUMENT). */
-export function buildPipeline(config: p4r.ForwardingPipelineConfig__Output | null): InstalledPipeline {
+export function buildPipeline(config: p4r.ForwardingPipelineConfig__Output | null, clock: Clock = monotonicClock): InstalledPipeline {
   if (!config) throw invalidArgument('the request has no config: send a ForwardingPipelineConfig with p4info and p4_device_config');
   if (!config.p4info) throw invalidArgument('the config has no p4info');
   let schema: P4Schema;
@@ -73,6 +74,6 @@ export function buildPipeline(config: p4r.ForwardingPipelineConfig__Output | nul
     p4info: config.p4info,
     deviceConfig: config.p4_device_config,
     cookie: config.cookie ? config.cookie.cookie : undefined,
-    forwarding: new ForwardingState(schema),
+    forwarding: new ForwardingState(schema, clock),
   };
 }

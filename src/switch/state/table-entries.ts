@@ -139,7 +139,8 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
       idleTimeoutNs,
       counter: t.info.directCounterId ? (counter ?? { packets: 0, bytes: 0 }) : undefined,
       meter,
-      lastHit: t.info.idleTimeout ? performance.now() : 0,
+      lastHit: t.hitClock ? t.hitClock() : 0,
+      idleNotified: Number.NEGATIVE_INFINITY,
     };
     t.insert(profileId ? { ...record, action: profiles.attach(profileId, action) } : record);
     return;

@@ -46,7 +46,7 @@ export function entryProto(t: TableStore, r: TableEntryRecord, opts: ReadOptions
   if (t.info.isConstTable) out.is_const = true;
   if (opts.counter && r.counter) out.counter_data = counterDataProto(r.counter.packets, r.counter.bytes);
   if (opts.meter && r.meter) out.meter_config = meterConfigProto(r.meter);
-  if (opts.hit && t.info.idleTimeout) out.time_since_last_hit = { elapsed_ns: String(Math.max(0, Math.round((performance.now() - r.lastHit) * 1e6))) };
+  if (opts.hit && t.hitClock) out.time_since_last_hit = { elapsed_ns: String(Math.max(0, Math.round((t.hitClock() - r.lastHit) * 1e6))) };
   return out;
 }
 

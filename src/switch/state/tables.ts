@@ -3,6 +3,7 @@
  * NOT_FOUND.
  */
 import type { P4Schema } from '../../p4info/schema.js';
+import { monotonicClock, type Clock } from './clock.js';
 import { notFound } from './entity-error.js';
 import { TableStore } from './table-store.js';
 import type { UndoLog } from './undo-log.js';
@@ -10,8 +11,8 @@ import type { UndoLog } from './undo-log.js';
 export class TableStores {
   private readonly byId = new Map<number, TableStore>();
 
-  constructor(schema: P4Schema, undo: UndoLog) {
-    for (const info of schema.tables.all) this.byId.set(info.id, new TableStore(info, schema, undo));
+  constructor(schema: P4Schema, undo: UndoLog, clock: Clock = monotonicClock) {
+    for (const info of schema.tables.all) this.byId.set(info.id, new TableStore(info, schema, undo, clock));
   }
 
   /** The table with that id; NOT_FOUND if the P4Info has none. */

@@ -166,6 +166,11 @@ export class RawStream {
     return this.received.shift()!;
   }
 
+  /** Half-closes the stream: the server ends it in turn, so `status` resolves once the server has let it go. */
+  end(): void {
+    this.call.end();
+  }
+
   close(): void {
     if (!this.ended) this.call.cancel();
   }
