@@ -338,3 +338,23 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     expectCompiles(USER_EXTERN('apply { sm.egress_spec = 1; }'));
   });
 });
+
+describe('a control applied by its type name', () => {
+  it('is an instance named after the type in the applying block, in P4Info and the IR alike', () => {
+    const text = program(`
+header in_t { bit<8> x; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+control Tally(in bit<8> x) {
+  counter(256, CounterType.packets) hits;
+  apply { hits.count((bit<32>)x); }
+}
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply { Tally.apply(h.i.x); sm.egress_spec = 1; }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+    const { ir, p4info } = expectCompiles(text);
+    expect(p4info!.counters?.map((c) => c.preamble?.name)).toEqual(['I.Tally.hits']);
+    expect(ir!.externs.map((e) => [e.name, e.id])).toEqual([['I.Tally.hits', p4info!.counters![0]!.preamble!.id]]);
+    expect(ir!.blocks.map((b) => b.name)).toContain('I.Tally');
+  });
+});

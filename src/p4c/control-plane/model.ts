@@ -148,6 +148,15 @@ function collectUncached(program: Program, refs: ReadonlyMap<AstNode, Entity>): 
           default:
         }
       }
+      // A control or parser applied by its type name (`E.apply(x)`) is an instance named after the type, in this block.
+      const typeApplied = new Set<string>();
+      walk(block.decl, (node) => {
+        if (node.kind !== 'MemberExpression' || node.member.text !== 'apply' || node.target.kind !== 'TypeNameExpression' || node.target.type.kind !== 'NamedType' || depth >= 8) return;
+        const target = refs.get(node.target.type);
+        if ((target?.kind !== 'ControlDeclaration' && target?.kind !== 'ParserDeclaration') || typeApplied.has(target.name.text)) return;
+        typeApplied.add(target.name.text);
+        visitBlock({ name: `${block.name}.${target.name.text}`, decl: target }, depth + 1);
+      });
     };
     visitBlock({ name: prefix, decl }, 0);
     for (const apply of applies) noteDirect(apply);
