@@ -58,6 +58,6 @@ describe.skipIf(!BUILT)('the built p4ina stf', () => {
     expect(ok.stdout).toMatch(/PASSED/);
     const bad = spawnSync(process.execPath, [MAIN_JS, 'stf', path.join(ROOT, 'test', 'p4c', 'corpus', 'calc.p4'), STF], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/multicast\.stf:4: error: no table "mac_table"/);
+    expect(bad.stderr).toMatch(/multicast\.stf:7: error: no table "mac_table"/);
   });
 });
