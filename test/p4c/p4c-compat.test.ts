@@ -358,3 +358,38 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     expect(ir!.blocks.map((b) => b.name)).toContain('I.Tally');
   });
 });
+
+describe('structs inside headers (flattened, as p4c does for BMv2)', () => {
+  const NESTED = program(`
+struct pair_t { bit<4> hi; bit<4> lo; }
+struct row_t { pair_t a; bit<8> b; }
+header in_t { bit<8> x; row_t row; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { row_t copy; }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  table t { key = { h.i.row.a.hi: exact; } actions = { NoAction; } }
+  apply {
+    t.apply();
+    m.copy.a.lo = h.i.row.a.lo;
+    h.i.row.a.lo = h.i.row.a.hi;
+    h.i.row.a.hi = m.copy.a.lo;
+    h.i.row.b = h.i.row.b + 1;
+    sm.egress_spec = 1;
+  }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+
+  it('extracts, updates and emits their fields in wire order', () => {
+    const { ir } = expectCompiles(NESTED);
+    expect(ir!.headers.find((x) => x.name === 'in_t')!.fields.map((f) => [f.name, f.width, f.bitOffset])).toEqual([
+      ['x', 8, 0], ['row.a.hi', 4, 8], ['row.a.lo', 4, 12], ['row.b', 8, 16],
+    ]);
+    r = rig('compat_nested_struct', [0, 1], { text: NESTED });
+    r.send(0, Buffer.concat([ETH, hex('aa 12 7f')]));
+    expect(r.take()).toEqual({ 1: [Buffer.concat([ETH, hex('aa 21 80')]).toString('hex')] });
+  });
+
+  it('refuses a whole struct of a header used as a value', () => {
+    const bad = NESTED.replace('m.copy.a.lo = h.i.row.a.lo;', 'm.copy = h.i.row;');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C5002@14:14']);
+  });
+});

@@ -50,16 +50,22 @@ export class Layouts {
     }
   }
 
+  /**
+   * A header's fields in wire order. A field of struct type (P4-16 allows structs of bit fields in
+   * headers) is flattened, as p4c does for BMv2: `row.alt0.valid` is one field of the header.
+   */
   private headerLayout(t: StructP4Type, name: string): IrHeaderType {
     let offset = 0;
-    const fields: IrHeaderField[] = t.fields.map((f) => {
+    const flatten = (fields: StructP4Type['fields'], prefix: string): IrHeaderField[] => fields.flatMap((f) => {
       const u = underlying(f.type);
+      if (u.kind === 'struct') return flatten(u.fields, `${prefix}${f.name}.`);
       const varbit = u.kind === 'varbit';
       const width = u.kind === 'bits' ? u.width : u.kind === 'varbit' ? u.maxWidth : u.kind === 'bool' ? 1 : u.kind === 'enum' && u.underlying ? u.underlying.width : 0;
-      const field: IrHeaderField = { name: f.name, width, signed: u.kind === 'bits' && u.signed, varbit, bitOffset: offset };
+      const field: IrHeaderField = { name: `${prefix}${f.name}`, width, signed: u.kind === 'bits' && u.signed, varbit, bitOffset: offset };
       if (!varbit) offset += width;
-      return field;
+      return [field];
     });
+    const fields = flatten(t.fields, '');
     const annotation = t.decl ? findAnnotation(t.decl.annotations, 'controller_header') : undefined;
     const controllerHeader = annotation ? annotationBodyText(annotation).replace(/^"|"$/g, '') : null;
     return { name, fields, width: offset, bytes: Math.ceil(offset / 8), controllerHeader };

@@ -85,6 +85,17 @@ export class ExpressionLowering {
         return { op: 'const', type, value: String(index) };
       }
     }
+    // A field of a struct inside a header: the header's flattened field `s.t.f` (see Layouts).
+    const path = [name];
+    let base: Expression = e.target;
+    while (base.kind === 'MemberExpression' && underlying(this.ctx.typeOf(base)).kind === 'struct') {
+      path.unshift(base.member.text);
+      base = base.target;
+    }
+    if (underlying(this.ctx.typeOf(base)).kind === 'header' && (path.length > 1 || underlying(this.ctx.typeOf(e)).kind === 'struct')) {
+      if (underlying(this.ctx.typeOf(e)).kind === 'struct') this.ctx.unsupported(e, 'a whole struct inside a header as a value (use its fields)');
+      return { op: 'field', type, base: this.expression(base), field: path.join('.') };
+    }
     const targetType = underlying(this.ctx.typeOf(e.target));
     if (targetType.kind === 'stack') {
       if (name === 'next' || name === 'last' || name === 'lastIndex' || name === 'nextIndex' || name === 'size') {
