@@ -60,16 +60,16 @@ export function resolveParam(action: ActionInfo, name: string, line: number): Pa
   throw new StfError(STF_ERROR_CODES.unknownName, `action ${action.name} has no parameter "${name}"; its parameters are: ${list(action.params.all)}`, line);
 }
 
-/** The spellings a key name may have in the P4Info, most literal first. */
+/** The spellings a key name may have in the P4Info, most literal first (p4c names an isValid() key `h.$valid$`). */
 function keyVariants(key: string): string[] {
   // Header stack elements: p4c's runner writes hdr.h$0.f for hdr.h[0].f.
   const k = key.replace(/\$(\d+)/g, '[$1]');
-  const out = [k];
-  if (k.endsWith('.$valid$')) out.push(`${k.slice(0, -'.$valid$'.length)}.isValid()`);
-  else if (k.endsWith('.valid')) out.push(`${k.slice(0, -'.valid'.length)}.isValid()`);
-  else if (k === 'valid' || k === '$valid$') out.push('isValid()');
-  else out.push(`${k}.isValid()`);
-  return out;
+  const validity = (base: string): string[] => (base === '' ? ['$valid$', 'isValid()'] : [`${base}.$valid$`, `${base}.isValid()`]);
+  if (k === 'valid' || k === '$valid$') return [k, ...validity('')];
+  for (const suffix of ['.$valid$', '.valid', '.isValid()']) {
+    if (k.endsWith(suffix)) return [k, ...validity(k.slice(0, -suffix.length))];
+  }
+  return [k, ...validity(k)];
 }
 
 export function resolveKeyField(table: TableInfo, key: string, line: number): MatchFieldInfo {
@@ -79,7 +79,7 @@ export function resolveKeyField(table: TableInfo, key: string, line: number): Ma
     if (exact) return exact;
   }
   for (const variant of keyVariants(key)) {
-    const found = fields.filter((f) => f.name.endsWith(`.${variant}`) || (variant === 'isValid()' && f.name.endsWith(variant)));
+    const found = fields.filter((f) => f.name.endsWith(`.${variant}`) || ((variant === 'isValid()' || variant === '$valid$') && f.name.endsWith(variant)));
     if (found.length === 1) return found[0]!;
     if (found.length > 1) {
       throw new StfError(STF_ERROR_CODES.ambiguousName, `key field "${key}" of table ${table.name} is ambiguous: it could be ${list(found)}; write the full name`, line);

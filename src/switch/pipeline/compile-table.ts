@@ -221,6 +221,8 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
   };
 
   const raw: Bits[] = new Array<Bits>(keys.length).fill(0);
+  // A bool key (`h.isValid()`) evaluates to true/false; entries hold it as the 1-bit value P4Runtime writes.
+  const boolKeys = keys.flatMap((k, i) => (k.expression.type.kind === 'bool' ? [i] : []));
   const firstMatch = (list: readonly Candidate[]): Candidate | undefined => {
     for (const c of list) {
       let ok = true;
@@ -252,6 +254,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
 
   return (ctx) => {
     evaluateKeys(ctx, raw as Value[]);
+    for (let b = 0; b < boolKeys.length; b++) raw[boolKeys[b]!] = raw[boolKeys[b]!] ? 1 : 0;
     let record: TableEntryRecord | undefined;
     let programHit: Candidate | undefined;
     if (store) {

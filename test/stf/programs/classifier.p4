@@ -1,5 +1,5 @@
 // A table with the kinds of key the STF runner fills besides exact and lpm:
-// ternary, range and optional. The matched entry's class goes into the Ethernet source MAC's last byte.
+// ternary, range, optional, and an isValid() key. The matched entry's class goes into the Ethernet source MAC's last byte.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -27,6 +27,7 @@ control ClassIngress(inout headers hdr, inout metadata meta, inout standard_meta
             hdr.ethernet.dstAddr : ternary;
             hdr.tag.value        : range;
             hdr.tag.kind         : optional;
+            hdr.tag.isValid()    : exact;
         }
         actions = { classify; drop; }
         default_action = drop();
