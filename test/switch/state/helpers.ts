@@ -99,8 +99,8 @@ export function quietLogger(): Logger {
 }
 
 /** A device with the test pipeline committed. */
-export function committedDevice(): DeviceState {
-  const device = new DeviceState({ logger: quietLogger() });
+export function committedDevice(clock?: () => number): DeviceState {
+  const device = new DeviceState({ logger: quietLogger(), ...(clock ? { clock } : {}) });
   const s = device.setPipeline('VERIFY_AND_COMMIT', pipelineConfig());
   expect(s.code).toBe(Code.OK);
   return device;

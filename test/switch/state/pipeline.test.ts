@@ -191,7 +191,7 @@ describe('RECONCILE_AND_COMMIT', () => {
   it('without a pipeline, realizes the new one', () => {
     const d = device();
     expectOk(d.setPipeline('RECONCILE_AND_COMMIT', pipelineConfig()));
-    expect(d.pipeline).toBeDefined();
+    expect(d.pipeline?.p4info.tables.length).toBe(pipelineConfig().p4info!.tables!.length);
     expect(d.setPipeline('RECONCILE_AND_COMMIT', null)).toMatchObject({ code: Code.INVALID_ARGUMENT });
   });
 });

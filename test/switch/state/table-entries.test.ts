@@ -69,7 +69,7 @@ describe('table entries: exact', () => {
     // A padded-to-width key even for a small value.
     expectOk(write1(device, 'INSERT', l2Entry(0)));
     expectOk(write1(device, 'INSERT', { table_entry: { table_id: L2, match: [{ field_id: 1, exact: { value: b(1) } }], action: forward([1]) } }));
-    expect(table.lookupExact(b(0, 0, 0, 0, 0, 1).toString('latin1'))).toBeDefined();
+    expect(table.lookupExact(b(0, 0, 0, 0, 0, 1).toString('latin1'))?.action).toEqual({ kind: 'action', call: { actionId: FORWARD, params: [b(1)] } });
   });
 
   it('bumps the table version on every change and not on refusals', () => {
@@ -155,13 +155,16 @@ describe('table entries: exact', () => {
   });
 
   it('keeps controller_metadata and idle timeouts, and reports time_since_last_hit when asked', () => {
-    const device = committedDevice();
+    let nowMs = 1_000;
+    const device = committedDevice(() => nowMs);
     const flow = { table_entry: { table_id: FLOWS, match: [{ field_id: 1, exact: { value: b(1, 2) } }], action: forward([3]), idle_timeout_ns: '5000000000', controller_metadata: '77' } };
     expectOk(write1(device, 'INSERT', flow));
     const [plain] = read(device, { table_entry: { table_id: FLOWS } });
     expect(plain!.table_entry).toMatchObject({ idle_timeout_ns: '5000000000', controller_metadata: '77', time_since_last_hit: null });
+    // Never hit: idle since it was inserted, 2.5 ms ago on the device's clock.
+    nowMs += 2.5;
     const [withHit] = read(device, { table_entry: { table_id: FLOWS, time_since_last_hit: {} } });
-    expect(Number(withHit!.table_entry!.time_since_last_hit!.elapsed_ns)).toBeGreaterThanOrEqual(0);
+    expect(withHit!.table_entry!.time_since_last_hit!.elapsed_ns).toBe('2500000');
     expect(readStatus(device, { table_entry: { table_id: L2, time_since_last_hit: {} } }).code).toBe(Code.INVALID_ARGUMENT);
     expectRefused(device, 'INSERT', { table_entry: { ...flow.table_entry, match: [{ field_id: 1, exact: { value: b(9) } }], idle_timeout_ns: '-1' } }, Code.INVALID_ARGUMENT, /negative/);
   });
