@@ -393,3 +393,28 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C5002@14:14']);
   });
 });
+
+describe('size methods of headers and structs (minSizeInBits and friends)', () => {
+  const SIZES = program(`
+header in_t { bit<8> x; bit<12> y; bit<4> z; }
+header opt_t { bit<8> kind; varbit<32> data; }
+header out_t { bit<8> min_bits; bit<8> min_bytes; bit<8> max_bits; bit<8> max_bytes; }
+struct headers { eth_t eth; in_t i; out_t o; }
+struct metadata { opt_t opt; }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply {
+    h.o.setValid();
+    h.o.min_bits = (bit<8>)h.i.minSizeInBits();
+    h.o.min_bytes = (bit<8>)h.i.minSizeInBytes();
+    h.o.max_bits = (bit<8>)m.opt.maxSizeInBits();
+    h.o.max_bytes = (bit<8>)(m.opt.minSizeInBytes() + m.opt.maxSizeInBytes());
+    sm.egress_spec = 1;
+  }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i); pkt.emit(h.o);' });
+
+  it('are compile-time ints: varbit fields count 0 at least and their maximum at most', () => {
+    const { ir } = expectCompiles(SIZES);
+    const values = ir!.blocks.find((b) => b.name === 'I')!.apply.flatMap((s) => (s.kind === 'assign' && s.value.op === 'const' ? [s.value.value] : []));
+    expect(values).toEqual(['24', '3', '40', '6', '1']); // the last: egress_spec
+  });
+});

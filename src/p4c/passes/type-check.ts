@@ -10,7 +10,7 @@ import type { StatementOrDeclaration } from '../ast/statements.js';
 import { entryKeysets, type ActionReference } from '../ast/tables.js';
 import { ExpressionTyper } from '../semantics/expression-typer.js';
 import { CallTyper } from '../semantics/call-typer.js';
-import { assignable, typeName, type P4Type } from '../semantics/p4-types.js';
+import { assignable, SIZE_METHODS, sizeMethodValue, typeName, type P4Type } from '../semantics/p4-types.js';
 import { CONSTANTS, GLOBAL_SCOPE, REFERENCES, TYPES } from '../semantics/side-tables.js';
 import { TypeResolver } from '../semantics/type-resolver.js';
 import type { CompileContext } from './context.js';
@@ -29,10 +29,17 @@ export function typerFor(context: CompileContext): ExpressionTyper {
   const resolver = new TypeResolver(refs, context.table(CONSTANTS), context.diagnostics);
   const scope = context.table(GLOBAL_SCOPE).scope;
   const types = context.table(TYPES);
-  resolver.constants.useTypes((e) => {
-    const t = types.get(e);
-    return t?.kind === 'bits' ? t : null;
-  });
+  resolver.constants.useTypes(
+    (e) => {
+      const t = types.get(e);
+      return t?.kind === 'bits' ? t : null;
+    },
+    (call) => {
+      if (call.callee.kind !== 'MemberExpression' || !SIZE_METHODS.has(call.callee.member.text)) return undefined;
+      const target = types.get(call.callee.target);
+      return target ? sizeMethodValue(target, call.callee.member.text) : undefined;
+    },
+  );
   return new ExpressionTyper(refs, types, resolver, context.diagnostics, (name) => scope?.lookupAll(name) ?? []);
 }
 

@@ -10,7 +10,7 @@ import type { MethodPrototype, Parameter } from '../ast/declarations.js';
 import type { Argument, CallExpression, Expression } from '../ast/expressions.js';
 import type { TyperApi } from './typer-api.js';
 import { isStaticAssert } from './const-eval.js';
-import { assignable, BOOL, typeName, underlying, UNKNOWN, VOID, type P4Type } from './p4-types.js';
+import { assignable, BOOL, INT, SIZE_METHODS, typeName, underlying, UNKNOWN, VOID, type P4Type } from './p4-types.js';
 
 /** Each static_assert is checked once, however often its call is typed. */
 const checkedAsserts = new WeakSet<CallExpression>();
@@ -56,6 +56,7 @@ export class CallTyper {
     }
     this.typer.type(callee); // types the target and reports an unknown method
     const target = underlying(this.typer.types.get(callee.target) ?? UNKNOWN);
+    if (SIZE_METHODS.has(name) && ['header', 'union', 'struct', 'stack'].includes(target.kind)) return this.noArgs(e, name, INT);
     switch (target.kind) {
       case 'header': case 'union':
         if (name === 'isValid') return this.noArgs(e, name, BOOL);

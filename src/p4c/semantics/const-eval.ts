@@ -16,8 +16,15 @@ export class ConstEvaluator {
   /** Once expressions are typed: wraps each folded operation to its fixed width, as bit<W> arithmetic does. */
   private widthOf: (e: Expression) => { width: number; signed: boolean } | null = () => null;
 
-  useTypes(widthOf: (e: Expression) => { width: number; signed: boolean } | null): void {
+  /** Once expressions are typed: the value of `x.minSizeInBits()` and the other size methods. */
+  private sizeOf: (call: Extract<Expression, { kind: 'CallExpression' }>) => bigint | undefined = () => undefined;
+
+  useTypes(
+    widthOf: (e: Expression) => { width: number; signed: boolean } | null,
+    sizeOf?: (call: Extract<Expression, { kind: 'CallExpression' }>) => bigint | undefined,
+  ): void {
     this.widthOf = widthOf;
+    if (sizeOf) this.sizeOf = sizeOf;
   }
 
   constructor(
@@ -99,7 +106,7 @@ export class ConstEvaluator {
           const check = e.args[0] ? this.evaluate(e.args[0].value) : undefined;
           return typeof check === 'boolean' ? check : undefined;
         }
-        return undefined;
+        return this.sizeOf(e);
       default:
         return undefined;
     }

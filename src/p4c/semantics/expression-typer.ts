@@ -9,7 +9,7 @@ import type { Expression } from '../ast/expressions.js';
 import type { AstNode } from '../ast/walk.js';
 import type { DiagnosticBag } from '../diagnostics/bag.js';
 import { CallTyper } from './call-typer.js';
-import { assignable, bitWidth, bits, BOOL, ERROR_TYPE, INT, STRING, typeName, underlying, UNKNOWN, type P4Type } from './p4-types.js';
+import { assignable, bitWidth, bits, BOOL, ERROR_TYPE, INT, SIZE_METHODS, STRING, typeName, underlying, UNKNOWN, type P4Type } from './p4-types.js';
 import type { Entity } from './scope.js';
 import type { TypeResolver } from './type-resolver.js';
 import type { TyperApi } from './typer-api.js';
@@ -173,6 +173,7 @@ export class ExpressionTyper implements TyperApi {
         const field = target.fields.find((f) => f.name === name);
         if (field) return field.type;
         if (target.kind !== 'struct' && ['isValid', 'setValid', 'setInvalid'].includes(name)) return UNKNOWN;
+        if (SIZE_METHODS.has(name)) return UNKNOWN;
         break;
       }
       case 'stack':
@@ -183,7 +184,7 @@ export class ExpressionTyper implements TyperApi {
         }
         if (name === 'size' || name === 'lastIndex') return bits(32);
         if (name === 'nextIndex') return bits(32);
-        if (name === 'push_front' || name === 'pop_front') return UNKNOWN;
+        if (name === 'push_front' || name === 'pop_front' || SIZE_METHODS.has(name)) return UNKNOWN;
         break;
       case 'table-result':
         if (name === 'hit' || name === 'miss') return BOOL;

@@ -91,6 +91,25 @@ export function totalWidth(type: P4Type): number {
   }
 }
 
+/** The methods every header, struct and union has (p4c 1.2.2+): compile-time sizes, varbit fields at 0 (min) or their maximum (max). */
+export const SIZE_METHODS: ReadonlySet<string> = new Set(['minSizeInBits', 'minSizeInBytes', 'maxSizeInBits', 'maxSizeInBytes']);
+
+/** What `x.minSizeInBits()` and friends give for a value of `type`, or undefined when the type has no size. */
+export function sizeMethodValue(type: P4Type, method: string): bigint | undefined {
+  const t = underlying(type);
+  if (t.kind !== 'header' && t.kind !== 'struct' && t.kind !== 'union' && t.kind !== 'stack') return undefined;
+  const minWidth = (x: P4Type): number => {
+    const u = underlying(x);
+    if (u.kind === 'varbit') return 0;
+    if (u.kind === 'struct' || u.kind === 'header') return u.fields.reduce((sum, f) => sum + minWidth(f.type), 0);
+    if (u.kind === 'union') return Math.min(...u.fields.map((f) => minWidth(f.type)));
+    if (u.kind === 'stack') return u.size * minWidth(u.element);
+    return totalWidth(u);
+  };
+  const bits = BigInt(method.startsWith('min') ? minWidth(t) : totalWidth(t));
+  return method.endsWith('Bytes') ? (bits + 7n) / 8n : bits;
+}
+
 export function isHeaderLike(type: P4Type): boolean {
   return type.kind === 'header' || type.kind === 'union';
 }
