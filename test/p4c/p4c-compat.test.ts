@@ -418,3 +418,19 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     expect(values).toEqual(['24', '3', '40', '6', '1']); // the last: egress_spec
   });
 });
+
+describe('declarations come before their uses', () => {
+  it('refuses a top-level name used above its declaration (p4c: "declaration not found")', () => {
+    const text = program(`
+header in_t { bit<8> x; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply { h.i.x = LIMIT; Later.apply(h.i.x); }
+}
+const bit<8> LIMIT = 4;
+control Later(inout bit<8> x) { apply { x = x + 1; } }`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+    expect(codesAt(compile(text).diagnostics)).toEqual(['P4C2009@9:19', 'P4C2009@9:26']);
+    expectCompiles(text.replace(/(control I[^]*?\n\}\n)([^]*?)(parser P)/, '$2$1$3'));
+  });
+});

@@ -75,6 +75,7 @@ export const DIAGNOSTIC_CATALOGUE = {
   NotAType: { code: 2005, severity: 'error', template: "'{0}' is not a type" },
   UnknownState: { code: 2006, severity: 'error', template: "unknown parser state '{0}'" },
   UnknownMatchKind: { code: 2007, severity: 'error', template: "unknown match kind '{0}' (declared: {1})" },
+  UsedBeforeDeclaration: { code: 2009, severity: 'error', template: "'{0}' is used before its declaration; P4 needs it declared first (p4c refuses this too)" },
   NotAnAction: { code: 2008, severity: 'error', template: "'{0}' is not an action" },
 
   // 3000-3999: types
@@ -125,6 +126,11 @@ export const DIAGNOSTIC_CATALOGUE = {
     code: 4017,
     severity: 'error',
     template: "match field '{0}' has type {1}, an enum with no underlying type, which has no bitwidth in P4Runtime (p4c rejects it too); declare it with one, e.g. 'enum bit<8> {1} { ... }', or match on a bit<W> field",
+  },
+  KeyNeedsName: {
+    code: 4019,
+    severity: 'error',
+    template: "the key expression '{0}' has no control-plane name: only names, fields, 'isValid()', indices, slices, '&' and constants get one; add '@name(\"...\")' to it (p4c refuses it too)",
   },
   ActionRequiresArguments: { code: 4014, severity: 'error', template: "entry or default action '{0}' must give all {1} action argument(s)" },
 

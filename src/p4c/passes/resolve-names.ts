@@ -38,6 +38,26 @@ class NameResolver {
     this.context.table(GLOBAL_SCOPE).scope = global;
     for (const decl of program.declarations) this.declareTopLevel(global, decl);
     for (const decl of program.declarations) this.declaration(global, decl);
+    this.declarationsFirst(program);
+  }
+
+  /**
+   * P4 names only what is declared before (p4c's resolver looks a name up among the declarations
+   * that precede it, and says "declaration not found" otherwise): a top-level declaration may not
+   * use one that comes later in the program.
+   */
+  private declarationsFirst(program: Program): void {
+    const position = new Map<Entity, number>();
+    program.declarations.forEach((d, i) => position.set(d, i));
+    program.declarations.forEach((decl, i) => {
+      walk(decl, (node) => {
+        const target = this.refs.get(node);
+        const at = target === undefined ? undefined : position.get(target);
+        const name = at !== undefined && at > i && 'name' in target! ? (target.name as Name | null) : null;
+        if (name) this.context.diagnostics.report('UsedBeforeDeclaration', node.span, [name.text], [{ message: `'${name.text}' is declared here`, span: name.span }]);
+        return undefined;
+      });
+    });
   }
 
   private declareTopLevel(scope: Scope, decl: Declaration): void {
