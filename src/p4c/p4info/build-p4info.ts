@@ -10,18 +10,21 @@ import type { Program } from '../ast/program.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
 import { collectControlPlane, instantiatedDeclaration, type Named } from '../control-plane/model.js';
-import { p4infoAnnotations } from '../control-plane/names.js';
+import { documentation, isHidden, nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
+import type { Annotation } from '../ast/annotations.js';
 import type { ExpressionTyper } from '../semantics/expression-typer.js';
 import { bitWidth, type P4Type } from '../semantics/p4-types.js';
 import type { Entity } from '../semantics/scope.js';
 import { externMessages, EXTERN_KINDS, type ExternKind } from './externs.js';
-import { SymbolTable } from './symbols.js';
+import { fieldIds, SymbolTable } from './symbols.js';
 import { tableMessage } from './tables.js';
 import { namedBitwidth, newTypeInfo, typeInfoMessage, typeSpec, type TypeInfoBuilder } from './type-spec.js';
 
 export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Info {
   const refs = typer.refs;
-  const model = collectControlPlane(program, refs);
+  const full = collectControlPlane(program, refs);
+  // @hidden tables and actions are left out of P4Info (p4c's isHidden).
+  const model = { ...full, tables: full.tables.filter((t) => !isHidden(t.decl.annotations)), actions: full.actions.filter((a) => !isHidden(a.decl.annotations)) };
   const symbols = new SymbolTable();
   const externs: { named: Named<Instantiation>; kind: ExternKind; type: P4Type }[] = [];
   for (const named of model.externs) {
@@ -47,9 +50,11 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
   for (const a of model.actions) idOf.set(a.decl, symbols.id('ACTION', a.name));
   for (const e of externs) idOf.set(e.named.decl, symbols.id(e.kind.symbol, e.named.name));
 
-  const preamble = (id: number, name: string, annotations: string[]): p4i.Preamble => {
+  const preamble = (id: number, name: string, annotations: string[], docOf: readonly Annotation[] = []): p4i.Preamble => {
     const p: p4i.Preamble = { id, name, alias: symbols.alias(name) };
     if (annotations.length > 0) p.annotations = annotations;
+    const doc = documentation(docOf);
+    if (doc) p.doc = doc;
     return p;
   };
   const typeInfo = newTypeInfo((value) => typer.resolver.constants.integer(value));
@@ -57,7 +62,7 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
   const info: p4i.P4Info = { pkg_info: { arch: 'v1model' } };
 
   info.tables = model.tables.map((t) =>
-    tableMessage(t.decl, preamble(symbols.id('TABLE', t.name), t.name, p4infoAnnotations(t.decl.annotations)), {
+    tableMessage(t.decl, preamble(symbols.id('TABLE', t.name), t.name, p4infoAnnotations(t.decl.annotations), t.decl.annotations), {
       refs, types: typer.types, constants: typer.resolver.constants, idOf: (d) => idOf.get(d), noAction, typeInfo,
     }),
   );
@@ -72,8 +77,8 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
       const type = typer.resolver.structLike(h);
       const fields = type.kind === 'header' ? type.fields : [];
       return {
-        preamble: preamble(symbols.id('CONTROLLER_HEADER', h.name.text), controllerHeaderName(h), p4infoAnnotations(h.annotations)),
-        metadata: fields.map((f, i) => ({ id: i + 1, name: f.name, ...namedBitwidth(f.type, typeInfo) })),
+        preamble: preamble(symbols.id('CONTROLLER_HEADER', h.name.text), controllerHeaderName(h), p4infoAnnotations(h.annotations), h.annotations),
+        metadata: controllerMetadata(h, fields, typeInfo),
       };
     });
   }
@@ -81,8 +86,8 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
     info.value_sets = model.valueSets.map((v) => {
       const size = typer.resolver.constants.integer(v.decl.size);
       return {
-        preamble: preamble(symbols.id('VALUE_SET', v.name), v.name, p4infoAnnotations(v.decl.annotations)),
-        match: [{ id: 1, bitwidth: bitWidth(typer.entityType(v.decl)) ?? 0, match_type: 'EXACT' }],
+        preamble: preamble(symbols.id('VALUE_SET', v.name), v.name, p4infoAnnotations(v.decl.annotations), v.decl.annotations),
+        match: valueSetMatch(typer.entityType(v.decl)),
         size: size === undefined ? 0 : Number(size),
       };
     });
@@ -94,6 +99,57 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
   return info;
 }
 
+const VALUE_SET_MATCH: Readonly<Record<string, p4i._p4_config_v1_MatchField_MatchType>> = {
+  exact: 'EXACT', lpm: 'LPM', ternary: 'TERNARY', range: 'RANGE', optional: 'OPTIONAL',
+};
+
+/**
+ * A value set's match fields as p4c writes them: `bit<W>` is one unnamed EXACT
+ * field; a struct gives one per field (ids by p4c's FieldIdAllocator, `@name`
+ * honoured, the match kind from `@match(kind)`, EXACT by default); a
+ * serializable enum one EXACT field per member.
+ */
+function valueSetMatch(type: P4Type): p4i.MatchField[] {
+  if (type.kind === 'struct' && type.decl) {
+    const decls = type.fields.map((f) => type.decl!.fields.find((d) => d.name.text === f.name));
+    const ids = fieldIds(decls.map((d) => d?.annotations ?? []));
+    return type.fields.map((f, i) => {
+      const annotations = decls[i]?.annotations ?? [];
+      const field: p4i.MatchField = { id: ids[i]!, name: nameAnnotation(annotations) ?? f.name, bitwidth: bitWidth(f.type) ?? 0 };
+      const listed = p4infoAnnotations(annotations.filter((a) => a.name.text !== 'match'));
+      if (listed.length > 0) field.annotations = listed;
+      const matchAnnotation = annotations.find((a) => a.name.text === 'match');
+      const kind = matchAnnotation ? annotationBodyText(matchAnnotation).trim() : 'exact';
+      if (VALUE_SET_MATCH[kind]) field.match_type = VALUE_SET_MATCH[kind];
+      else field.other_match_type = kind;
+      const doc = documentation(annotations);
+      if (doc) field.doc = doc;
+      return field;
+    });
+  }
+  if (type.kind === 'enum' && type.underlying) {
+    return type.members.map((m, i) => ({ id: i + 1, name: m, bitwidth: type.underlying!.width, match_type: 'EXACT' }));
+  }
+  return [{ id: 1, bitwidth: bitWidth(type) ?? 0, match_type: 'EXACT' }];
+}
+
+/** The fields of a controller header: ids by p4c's FieldIdAllocator (`@id` kept), `@hidden` ones left out, `@name` honoured. */
+function controllerMetadata(h: StructLikeDeclaration, fields: readonly { name: string; type: P4Type }[], typeInfo: TypeInfoBuilder): p4i._p4_config_v1_ControllerPacketMetadata_Metadata[] {
+  const decls = fields.map((f) => h.fields.find((d) => d.name.text === f.name));
+  const ids = fieldIds(decls.map((d) => d?.annotations ?? []));
+  const out: p4i._p4_config_v1_ControllerPacketMetadata_Metadata[] = [];
+  fields.forEach((f, i) => {
+    const annotations = decls[i]?.annotations ?? [];
+    if (isHidden(annotations)) return;
+    const m: p4i._p4_config_v1_ControllerPacketMetadata_Metadata = { id: ids[i]!, name: nameAnnotation(annotations) ?? f.name };
+    const listed = p4infoAnnotations(annotations);
+    if (listed.length > 0) m.annotations = listed;
+    Object.assign(m, namedBitwidth(f.type, typeInfo));
+    out.push(m);
+  });
+  return out;
+}
+
 function controllerHeaderName(h: StructLikeDeclaration): string {
   const body = annotationBodyText(findAnnotation(h.annotations, 'controller_header')!).trim();
   return body.startsWith('"') && body.endsWith('"') ? body.slice(1, -1) : h.name.text;
@@ -101,19 +157,22 @@ function controllerHeaderName(h: StructLikeDeclaration): string {
 
 function actionMessage(
   a: Named<ActionDeclaration>,
-  preamble: (id: number, name: string, annotations: string[]) => p4i.Preamble,
+  preamble: (id: number, name: string, annotations: string[], docOf?: readonly Annotation[]) => p4i.Preamble,
   symbols: SymbolTable,
   typer: ExpressionTyper,
   typeInfo: TypeInfoBuilder,
 ): p4i.Action {
   const annotations = p4infoAnnotations(a.decl.annotations);
-  const message: p4i.Action = { preamble: preamble(symbols.id('ACTION', a.name), a.name, annotations) };
+  const message: p4i.Action = { preamble: preamble(symbols.id('ACTION', a.name), a.name, annotations, a.decl.annotations) };
   const params = a.decl.params.filter((p) => p.direction === null);
   if (params.length > 0) {
+    const ids = fieldIds(params.map((p) => p.annotations));
     message.params = params.map((p, i) => {
-      const param: p4i._p4_config_v1_Action_Param = { id: i + 1, name: p.name.text };
+      const param: p4i._p4_config_v1_Action_Param = { id: ids[i]!, name: nameAnnotation(p.annotations) ?? p.name.text };
       const annotations = p4infoAnnotations(p.annotations);
       if (annotations.length > 0) param.annotations = annotations;
+      const doc = documentation(p.annotations);
+      if (doc) param.doc = doc;
       const { bitwidth, type_name } = namedBitwidth(typer.entityType(p), typeInfo);
       param.bitwidth = bitwidth;
       if (type_name) param.type_name = type_name;

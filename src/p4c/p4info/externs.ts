@@ -5,6 +5,7 @@
  * action profiles and selectors.
  */
 import type * as p4i from '../../proto/p4i.js';
+import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
 import type { Instantiation } from '../ast/declarations.js';
 import type { Expression } from '../ast/expressions.js';
 import type { Named } from '../control-plane/model.js';
@@ -75,6 +76,10 @@ export function externMessages(externs: readonly { named: Named<Instantiation>; 
         const profile: p4i.ActionProfile = { preamble, table_ids: ctx.tableIdsUsing(inst, 'implementation') };
         if (selector) profile.with_selector = true;
         profile.size = size(selector ? 1 : 0);
+        // `@max_group_size(N)` on a selector (p4c ignores it, with a warning, on a plain profile).
+        const maxGroup = findAnnotation(inst.annotations, 'max_group_size');
+        const maxGroupSize = maxGroup ? Number(annotationBodyText(maxGroup).trim()) : NaN;
+        if (selector && Number.isInteger(maxGroupSize)) profile.max_group_size = maxGroupSize;
         out.action_profiles.push(profile);
         break;
       }

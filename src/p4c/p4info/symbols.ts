@@ -52,3 +52,29 @@ export class SymbolTable {
     return this.aliasOf.get(name) ?? name;
   }
 }
+
+/**
+ * Ids of match fields, action parameters, controller-header and value-set
+ * fields, exactly as p4c's FieldIdAllocator gives them: an `@id` is kept;
+ * the others count up from 1 in order (a `selector` key takes a number too),
+ * skipping numbers already taken; an element with an `@id` moves the count
+ * on by one from where it stands.
+ */
+export function fieldIds(items: readonly (readonly Annotation[])[]): number[] {
+  const given = items.map((annotations) => {
+    const a = findAnnotation(annotations, 'id');
+    const value = a ? Number(annotationBodyText(a).trim()) : NaN;
+    return Number.isInteger(value) && value > 0 ? value : undefined;
+  });
+  const assigned = new Set(given.filter((v): v is number => v !== undefined));
+  let index = 1;
+  return given.map((id) => {
+    if (id !== undefined) {
+      index++;
+      return id;
+    }
+    while (assigned.has(index)) index++;
+    assigned.add(index);
+    return index;
+  });
+}

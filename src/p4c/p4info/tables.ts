@@ -12,10 +12,12 @@ import type { Expression } from '../ast/expressions.js';
 import type { ActionReference } from '../ast/tables.js';
 import type { AstNode } from '../ast/walk.js';
 import { printNode } from '../printer.js';
-import { nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
+import { documentation, nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
 import type { P4Type } from '../semantics/p4-types.js';
 import type { Entity } from '../semantics/scope.js';
 import type { ConstEvaluator } from '../semantics/const-eval.js';
+import { keyName } from './key-names.js';
+import { fieldIds } from './symbols.js';
 import { namedBitwidth, type TypeInfoBuilder } from './type-spec.js';
 
 export const DEFAULT_TABLE_SIZE = 1024;
@@ -45,18 +47,23 @@ export function tableMessage(table: TableDeclaration, preamble: p4i.Preamble, ct
   const directIds: number[] = [];
   for (const p of table.properties) {
     if (p.kind === 'KeyProperty') {
-      for (const el of p.elements) {
+      // Every key element takes an id, a selector key too (p4c allocates them before dropping selectors).
+      const ids = fieldIds(p.elements.map((el) => el.annotations));
+      p.elements.forEach((el, index) => {
         const kind = el.matchKind.text;
-        if (kind === 'selector') continue;
+        if (kind === 'selector') return;
         const { bitwidth, type_name } = namedBitwidth(ctx.types.get(el.expression) ?? { kind: 'unknown' }, ctx.typeInfo);
-        const field: p4i.MatchField = { id: matchFields.length + 1, name: nameAnnotation(el.annotations) ?? printNode(el.expression), bitwidth };
+        const name = nameAnnotation(el.annotations) ?? keyName(el.expression, ctx.types, ctx.constants) ?? printNode(el.expression);
+        const field: p4i.MatchField = { id: ids[index]!, name, bitwidth };
         const annotations = p4infoAnnotations(el.annotations);
         if (annotations.length > 0) field.annotations = annotations;
+        const doc = documentation(el.annotations);
+        if (doc) field.doc = doc;
         if (MATCH_TYPES[kind]) field.match_type = MATCH_TYPES[kind];
         else field.other_match_type = kind;
         if (type_name) field.type_name = type_name;
         matchFields.push(field);
-      }
+      });
     } else if (p.kind === 'ActionsProperty') {
       for (const ref of p.actions) {
         const entity = ctx.refs.get(ref.action);

@@ -19,6 +19,7 @@ import { typerFor } from './type-check.js';
 import { typeName, underlying } from '../semantics/p4-types.js';
 import { nameAnnotation } from '../control-plane/names.js';
 import { printNode } from '../printer.js';
+import { keyName } from '../p4info/key-names.js';
 
 const KNOWN_PROPERTIES = new Set(['key', 'actions', 'default_action', 'entries', 'size', 'counters', 'meters', 'implementation', 'support_timeout']);
 const RESOURCE_PROPERTIES: Readonly<Record<string, readonly string[]>> = {
@@ -158,8 +159,13 @@ function checkTable(table: TableDeclaration, refs: ReadonlyMap<AstNode, Entity>,
  * bit<32>), so we reject it too rather than emit a field our switch refuses.
  */
 function checkKeyTypes(key: KeyProperty, context: CompileContext): void {
-  const types = typerFor(context).types;
+  const typer = typerFor(context);
+  const types = typer.types;
   for (const element of key.elements) {
+    // p4c's TableKeyNames names every key element (selector ones too) or refuses it.
+    if (nameAnnotation(element.annotations) === undefined && keyName(element.expression, types, typer.resolver.constants) === undefined) {
+      context.diagnostics.report('KeyNeedsName', element.expression.span, [printNode(element.expression)]);
+    }
     if (element.matchKind.text === 'selector') continue;
     const type = types.get(element.expression);
     const u = type && underlying(type);

@@ -1,0 +1,165 @@
+// p4c's P4Info rules that our programs do not exercise, each on a small
+// program of our own. Each rule was read in p4c's sources (control-plane/
+// p4RuntimeSerializer.cpp, frontends/p4/tableKeyNames.cpp, hierarchicalNames,
+// localizeActions, unusedDeclarations, toP4's annotation printing) and
+// checked against the p4c golden named in the test (testdata/
+// p4_16_samples_outputs/NAME.p4info.txtpb).
+import { describe, expect, it } from 'vitest';
+import { compileProgram, formatDiagnostics, memoryFileSystem, nodeFileSystem } from '../../src/p4c/index.js';
+import type * as p4i from '../../src/proto/p4i.js';
+import { codesAt, V1MODEL } from './helpers.js';
+
+const TYPES = `
+header h_t { bit<8> a; @name("b_renamed") bit<16> b; }
+header_union u_t { h_t x; h_t y; }
+struct hs_t { h_t h; h_t[2] s; u_t u; }
+struct m_t { bit<8> x; bit<32> w; }
+`;
+
+/** A V1Switch program: `top` at the top level, `ingress` as the body of control I (with `ingressAnnotations` on it). */
+const program = (ingress: string, top = '', ingressAnnotations = ''): string => `${V1MODEL}${TYPES}
+${top}
+parser P(packet_in pk, out hs_t hdr, inout m_t m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+${ingressAnnotations}
+control I(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) {
+${ingress}
+}
+control E(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control V(inout hs_t hdr, inout m_t m) { apply { } }
+control D(packet_out pk, in hs_t hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(P(), V(), I(), E(), V(), D()) main;
+`;
+
+function compile(source: string): ReturnType<typeof compileProgram> {
+  return compileProgram('rules.p4', { text: source, fileSystem: memoryFileSystem({ 'rules.p4': source }, nodeFileSystem) });
+}
+
+function p4info(source: string): p4i.P4Info {
+  const result = compile(source);
+  if (!result.p4info) throw new Error(formatDiagnostics(result.diagnostics));
+  return result.p4info;
+}
+
+const names = (objects: readonly { preamble?: p4i.Preamble | null }[] | undefined): string[] => (objects ?? []).map((o) => o.preamble!.name!);
+
+describe("p4c's rules for what P4Info lists", () => {
+  it('lists only actions a table refers to or an apply block calls, not one only other actions call (crc32-bmv2.p4, send_back)', () => {
+    const info = p4info(program(`
+    action inner(bit<9> p) { sm.egress_spec = p; }
+    action outer(bit<9> p) { inner(p); }
+    action called_from_apply() { m.x = 1; }
+    table t { key = { m.x: exact; } actions = { outer; } }
+    apply { t.apply(); called_from_apply(); }`));
+    expect(names(info.actions)).toEqual(['NoAction', 'I.outer', 'I.called_from_apply']);
+  });
+
+  it('lists extern instances declared at the top level first, without a prefix, and unused instances too (issue1097-bmv2.p4)', () => {
+    const info = p4info(program(`
+    register<bit<16>>(4) never_used;
+    counter(8, CounterType.packets) c;
+    apply { top.write(0, 1); c.count(0); }`, 'register<bit<8>>(2) top;'));
+    expect(names(info.registers)).toEqual(['top', 'I.never_used']);
+    expect(info.registers![0]).toMatchObject({ size: 2, type_spec: { bitstring: { bit: { bitwidth: 8 } } } });
+    expect(names(info.counters)).toEqual(['I.c']);
+  });
+
+  it('leaves @hidden tables out', () => {
+    const info = p4info(program(`
+    action a() { }
+    @hidden table hidden_t { actions = { a; } }
+    table shown { actions = { a; } }
+    apply { hidden_t.apply(); shown.apply(); }`));
+    expect(names(info.tables)).toEqual(['I.shown']);
+  });
+});
+
+describe("p4c's names", () => {
+  it("prefixes with the control type's own name, whatever its @name; honours @name on actions, tables, keys and parameters (name_annotations_to_p4info-bmv2.p4)", () => {
+    const info = p4info(program(`
+    @name("fwd") action forward(@name("out_port") bit<9> port) { sm.egress_spec = port; }
+    @name("ports") table t { key = { sm.ingress_port: exact @name("in_port"); } actions = { @name("ignored") forward; } }
+    apply { t.apply(); }`, '', '@name("OtherName")'));
+    expect(names(info.tables)).toEqual(['I.ports']);
+    expect(info.tables![0]!.match_fields![0]!.name).toBe('in_port');
+    expect(names(info.actions)).toEqual(['NoAction', 'I.fwd']);
+    expect(info.actions![1]!.params![0]!.name).toBe('out_port');
+    expect(info.tables![0]!.action_refs![0]!.annotations).toBeUndefined();
+  });
+
+  it('names key expressions as TableKeyNames does: $valid$, field @name, indices, slices, & and literals in their base (issue561-1-bmv2.p4)', () => {
+    const info = p4info(program(`
+    action a() { }
+    table t {
+        key = {
+            hdr.h.isValid(): exact;
+            hdr.u.x.isValid(): exact;
+            hdr.h.b: exact;
+            hdr.s[1].a: exact;
+            m.w[15:8]: ternary;
+            m.w & 0xFF: ternary;
+            m.x & 8w0b101: ternary;
+        }
+        actions = { a; }
+    }
+    apply { t.apply(); }`));
+    expect(info.tables![0]!.match_fields!.map((f) => f.name)).toEqual([
+      'hdr.h.$valid$', 'hdr.u.x.$valid$', 'hdr.h.b_renamed', 'hdr.s[1].a', 'm.w[15:8]', 'm.w & 0xff', 'm.x & 0b101',
+    ]);
+  });
+
+  it('refuses a key expression that has no name without an @name, as p4c does (P4C4019)', () => {
+    const source = program(`
+    action a() { }
+    table t { key = { m.x + 1: exact; (bit<16>) m.x: exact @name("cast_ok"); } actions = { a; } }
+    apply { t.apply(); }`);
+    const result = compile(source);
+    expect(result.p4info).toBeNull();
+    expect(codesAt(result.diagnostics).filter((c) => c.startsWith('P4C4019'))).toHaveLength(1);
+  });
+
+  it('copies top-level actions into the block ahead of its own, in order of first use (NoAction, added for a table without default_action, after its listed actions), and prefixes a relative @name on one with the block (localizeActions)', () => {
+    const info = p4info(program(`
+    action own() { }
+    table t { key = { m.x: exact; } actions = { own; shared; renamed_top; } }
+    apply { t.apply(); }`, 'action shared() { }\n@name("top_renamed") action renamed_top() { }'));
+    expect(names(info.actions)).toEqual(['shared', 'I.top_renamed', 'NoAction', 'I.own']);
+  });
+});
+
+describe("p4c's ids of fields, annotations and documentation", () => {
+  // FieldIdAllocator: ids count 1, 2, … over every key element (a selector too); an @id is kept and moves
+  // the count on by one, from where it stands (so `x, @id(5) y, z` numbers z 2, as p4c does).
+  it('numbers match fields over every key element (a selector key too) and keeps @id, also on parameters (FieldIdAllocator)', () => {
+    const info = p4info(program(`
+    action_selector(HashAlgorithm.crc16, 32w16, 32w8) sel;
+    action fwd(bit<9> port, @id(7) bit<8> tag, bit<8> other) { sm.egress_spec = port; m.x = tag ^ other; }
+    table t { key = { m.w: selector; m.x: exact; hdr.h.a: exact @id(5); hdr.h.b: exact; } actions = { fwd; } implementation = sel; }
+    apply { t.apply(); }`));
+    expect(info.tables![0]!.match_fields!.map((f) => [f.name, f.id])).toEqual([['m.x', 2], ['hdr.h.a', 5], ['hdr.h.b_renamed', 3]]);
+    expect(info.actions!.find((a) => a.preamble!.name === 'I.fwd')!.params!.map((p) => [p.name, p.id])).toEqual([['port', 1], ['tag', 7], ['other', 2]]);
+  });
+
+  it('writes @brief/@description as doc and other annotations as ToP4 prints them: unknown ones token by token', () => {
+    const info = p4info(program(`
+    @brief("adds") @description("adds one") @my_anno(1, "two") @flag action a(@brief("the value") bit<8> v) { m.x = v; }
+    table t { key = { m.x: exact @brief("the key"); } actions = { a; } }
+    apply { t.apply(); }`));
+    const action = info.actions!.find((x) => x.preamble!.name === 'I.a')!;
+    expect(action.preamble!.annotations).toEqual(['@my_anno(1 , "two")', '@flag']);
+    expect(action.preamble!.doc).toEqual({ brief: 'adds', description: 'adds one' });
+    expect(action.params![0]!.doc).toEqual({ brief: 'the value' });
+    expect(info.tables![0]!.match_fields![0]!.doc).toEqual({ brief: 'the key' });
+  });
+
+  it('gives a selector its @max_group_size (action_selector samples)', () => {
+    const info = p4info(program(`
+    @max_group_size(4) action_selector(HashAlgorithm.crc16, 32w16, 32w8) sel;
+    action fwd(bit<9> port) { sm.egress_spec = port; }
+    table t { key = { m.x: exact; m.w: selector; } actions = { fwd; } implementation = sel; }
+    apply { t.apply(); }`));
+    expect(info.action_profiles![0]).toMatchObject({ with_selector: true, size: '16', max_group_size: 4 });
+    expect(info.action_profiles![0]!.preamble!.annotations).toEqual(['@max_group_size(4)']);
+  });
+});
