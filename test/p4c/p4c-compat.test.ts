@@ -434,3 +434,33 @@ control Later(inout bit<8> x) { apply { x = x + 1; } }`, { emit: 'pkt.emit(h.eth
     expectCompiles(text.replace(/(control I[^]*?\n\}\n)([^]*?)(parser P)/, '$2$1$3'));
   });
 });
+
+describe('return values', () => {
+  const RETURNS = (fn: string, apply = 'h.i.x = twice(h.i.x);'): string => program(`
+header in_t { bit<8> x; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+${fn}
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply { ${apply} sm.egress_spec = 1; }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+
+  it('accepts a function that returns a value on every path, and runs it', () => {
+    const text = RETURNS('bit<8> twice(in bit<8> v) { if (v > 100) { return 255; } else { return v + v; } }');
+    // The architecture's storage keeps slots 0, 1, 2 even when a function's parameters are lowered first.
+    expect(expectCompiles(text).ir!.slots.slice(0, 3).map((x) => x.role)).toEqual(['headers', 'metadata', 'standard_metadata']);
+    r = rig('compat_returns', [0, 1], { text });
+    r.send(0, Buffer.concat([ETH, hex('15')]));
+    r.send(0, Buffer.concat([ETH, hex('80')]));
+    expect(r.take()).toEqual({ 1: [Buffer.concat([ETH, hex('2a')]).toString('hex'), Buffer.concat([ETH, hex('ff')]).toString('hex')] });
+  });
+
+  it('refuses a function that can end without a value (P4C3019), or returns none (P4C3020)', () => {
+    expect(codesAt(compile(RETURNS('bit<8> twice(in bit<8> v) { if (v > 100) { return 255; } }')).diagnostics)).toEqual(['P4C3019@8:8']);
+    expect(codesAt(compile(RETURNS('bit<8> twice(in bit<8> v) { return; }')).diagnostics)).toEqual(['P4C3020@8:29']);
+  });
+
+  it('refuses a value returned from an apply block (P4C3018)', () => {
+    expect(codesAt(compile(RETURNS('', 'return 1;')).diagnostics)).toEqual(['P4C3018@10:18']);
+  });
+});

@@ -98,6 +98,9 @@ export const DIAGNOSTIC_CATALOGUE = {
     severity: 'error',
     template: 'a condition must be bool, not {0}: P4 reads `a ? b : c ? d : e` as `(a ? b : c) ? d : e`; to choose between d and e inside the else branch, write `a ? b : (c ? d : e)`',
   },
+  ReturnValueNotAllowed: { code: 3018, severity: 'error', template: "'return' with a value is only allowed in a function; actions and apply blocks return nothing" },
+  MissingReturn: { code: 3019, severity: 'error', template: "function '{0}' does not return a value on every path (p4c refuses this too)" },
+  MissingReturnValue: { code: 3020, severity: 'error', template: "function '{0}' must return a value of type {1}" },
   StaticAssertFailed: { code: 3017, severity: 'error', template: 'static_assert failed: {0}' },
   ShiftByNegative: { code: 3013, severity: 'error', template: 'cannot shift by a signed or negative amount ({0})' },
 

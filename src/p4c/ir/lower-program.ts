@@ -65,6 +65,16 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
   const statementsIn = (scope: string): StatementLowering => new StatementLowering(ctx, expressions, scope);
 
   const out = { blocks: [] as IrBlock[], actions: [] as IrAction[], tables: [] as IrTable[], externs: [] as IrExtern[], functions: [] as IrFunction[] };
+  // Architecture storage, typed from the parser's parameters: slots 0, 1, 2, before any other (the IR's contract).
+  const mainArgs = model.main ? packageArguments(model.main, typer.refs) : [];
+  const blockDecls = mainArgs.map((a) => (a.value.kind === 'ConstructorCallExpression' ? typer.refs.get(a.value.type.kind === 'NamedType' ? a.value.type : a.value.type.base) : undefined));
+  const parserDecl = blockDecls[0]?.kind === 'ParserDeclaration' ? blockDecls[0] : undefined;
+  const archSlots = new Map<string, number>();
+  (['headers', 'metadata', 'standard_metadata'] as const).forEach((role, i) => {
+    const param = parserDecl?.params[i + 1];
+    archSlots.set(role, ctx.newSlot(role, role, param ? layouts.type(typer.entityType(param)) : { kind: 'void' }));
+  });
+
   const loweredActions = new Set<string>();
   const lowerAction = (decl: ActionDeclaration): void => {
     const name = ctx.names.get(decl) ?? controlPlaneName('', decl.name.text, decl.annotations);
@@ -81,16 +91,6 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
   }
   // What the control plane uses (the model's tables, actions, externs and value sets), whatever instance they sit in.
   const used = new Set<Entity>(ctx.names.keys());
-
-  // Architecture storage, typed from the parser's parameters.
-  const mainArgs = model.main ? packageArguments(model.main, typer.refs) : [];
-  const blockDecls = mainArgs.map((a) => (a.value.kind === 'ConstructorCallExpression' ? typer.refs.get(a.value.type.kind === 'NamedType' ? a.value.type : a.value.type.base) : undefined));
-  const parserDecl = blockDecls[0]?.kind === 'ParserDeclaration' ? blockDecls[0] : undefined;
-  const archSlots = new Map<string, number>();
-  (['headers', 'metadata', 'standard_metadata'] as const).forEach((role, i) => {
-    const param = parserDecl?.params[i + 1];
-    archSlots.set(role, ctx.newSlot(role, role, param ? layouts.type(typer.entityType(param)) : { kind: 'void' }));
-  });
 
   /**
    * One block instance: its sub-blocks first (each instance lowered on its own, as p4c inlines

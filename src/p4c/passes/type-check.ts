@@ -6,7 +6,7 @@
 import type { ActionDeclaration, ControlDeclaration, Declaration, Instantiation, ParserDeclaration, SelectExpression, TableDeclaration } from '../ast/declarations.js';
 import type { Expression } from '../ast/expressions.js';
 import type { Program } from '../ast/program.js';
-import type { StatementOrDeclaration } from '../ast/statements.js';
+import type { FunctionDeclaration, StatementOrDeclaration } from '../ast/statements.js';
 import { entryKeysets, type ActionReference } from '../ast/tables.js';
 import { ExpressionTyper } from '../semantics/expression-typer.js';
 import { CallTyper } from '../semantics/call-typer.js';
@@ -78,8 +78,7 @@ class TypeChecker {
         return;
       }
       case 'FunctionDeclaration':
-        this.block(decl.body.body);
-        return;
+        return this.functionBody(decl);
       case 'ActionDeclaration':
         return this.action(decl);
       case 'ParserDeclaration':
@@ -213,6 +212,23 @@ class TypeChecker {
     }
   }
 
+  /** The function whose body is being checked (its return type), or null in actions, controls and parsers. */
+  private currentFunction: { decl: FunctionDeclaration; returnType: P4Type } | null = null;
+
+  /** A function body: `return` values of its return type, and a value on every path unless it returns void. */
+  private functionBody(decl: FunctionDeclaration): void {
+    const outer = this.currentFunction;
+    this.currentFunction = { decl, returnType: this.typer.resolver.resolve(decl.returnType) };
+    try {
+      this.block(decl.body.body);
+      if (this.currentFunction.returnType.kind !== 'void' && !alwaysLeaves(decl.body.body)) {
+        this.context.diagnostics.report('MissingReturn', decl.name.span, [decl.name.text]);
+      }
+    } finally {
+      this.currentFunction = outer;
+    }
+  }
+
   /** An action in `actions` (leading arguments bind directional parameters) or an entry (all arguments). */
   private actionRef(ref: ActionReference, inActionsList: boolean): void {
     const entity = this.typer.refs.get(ref.action);
@@ -286,15 +302,39 @@ class TypeChecker {
         }
         return;
       }
-      case 'ReturnStatement':
-        if (s.value) this.typer.type(s.value);
+      case 'ReturnStatement': {
+        const fn = this.currentFunction;
+        if (!fn) {
+          if (s.value) {
+            this.typer.type(s.value);
+            this.context.diagnostics.report('ReturnValueNotAllowed', s.value.span, []);
+          }
+          return;
+        }
+        if (s.value) this.typer.expect(s.value, fn.returnType);
+        else if (fn.returnType.kind !== 'void') this.context.diagnostics.report('MissingReturnValue', s.span, [fn.decl.name.text, typeName(fn.returnType)]);
         return;
+      }
       case 'ExitStatement': case 'EmptyStatement':
         return;
       default:
         this.declaration(s);
     }
   }
+}
+
+/** Whether every path through `body` ends in `return` or `exit` (p4c: a function must return a value on all paths). */
+function alwaysLeaves(body: readonly StatementOrDeclaration[]): boolean {
+  return body.some((s) => {
+    switch (s.kind) {
+      case 'ReturnStatement': case 'ExitStatement': return true;
+      case 'BlockStatement': return alwaysLeaves(s.body);
+      case 'IfStatement': return s.else !== null && alwaysLeaves([s.then]) && alwaysLeaves([s.else]);
+      case 'SwitchStatement':
+        return s.cases.some((c) => c.label.kind === 'DefaultExpression') && s.cases.every((c) => c.body === null || alwaysLeaves(c.body.body));
+      default: return false;
+    }
+  });
 }
 
 function rootName(e: Expression): string {
