@@ -433,6 +433,19 @@ control Later(inout bit<8> x) { apply { x = x + 1; } }`, { emit: 'pkt.emit(h.eth
     expect(codesAt(compile(text).diagnostics)).toEqual(['P4C2009@9:19', 'P4C2009@9:26']);
     expectCompiles(text.replace(/(control I[^]*?\n\}\n)([^]*?)(parser P)/, '$2$1$3'));
   });
+
+  it('refuses it among the declarations of a control too (there the later name is unknown)', () => {
+    const text = program(`
+header in_t { bit<8> x; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  table t { key = { h.i.x: exact; } actions = { set; } }
+  action set() { h.i.x = 1; }
+  apply { t.apply(); }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+    expect(codesAt(compile(text).diagnostics)).toEqual(['P4C2001@9:49']);
+  });
 });
 
 describe('return values', () => {

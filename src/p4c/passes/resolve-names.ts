@@ -47,9 +47,15 @@ class NameResolver {
    * use one that comes later in the program.
    */
   private declarationsFirst(program: Program): void {
+    // (Inside a control or parser the scope grows declaration by declaration, so a later local is already unknown: 2001.)
+    this.inOrder(program.declarations);
+  }
+
+  /** Reports a use, inside one of `declarations`, of a later one of them. */
+  private inOrder(declarations: readonly AstNode[]): void {
     const position = new Map<Entity, number>();
-    program.declarations.forEach((d, i) => position.set(d, i));
-    program.declarations.forEach((decl, i) => {
+    declarations.forEach((d, i) => position.set(d as Entity, i));
+    declarations.forEach((decl, i) => {
       walk(decl, (node) => {
         const target = this.refs.get(node);
         const at = target === undefined ? undefined : position.get(target);
