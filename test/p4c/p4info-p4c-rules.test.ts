@@ -163,3 +163,45 @@ describe("p4c's ids of fields, annotations and documentation", () => {
     expect(info.action_profiles![0]!.preamble!.annotations).toEqual(['@max_group_size(4)']);
   });
 });
+
+describe("p4c's type_info (TypeSpecConverter)", () => {
+  it('describes a digest struct: new_type members, error (every member), header unions and stacks, varbit, @name on types and fields (p4rt_digest_complex.p4)', () => {
+    const source = `${V1MODEL}
+error { Custom }
+header h_t { bit<8> a; int<16> b; varbit<32> v; }
+header g_t { bit<8> c; }
+header_union u_t { h_t h; g_t g; }
+@p4runtime_translation("example.org/Port", 32) type bit<9> Port_t;
+type bit<8> Plain_t;
+@name("inner_renamed") struct inner_t { @name("ff") bit<4> f; bool flag; }
+struct learn_t { Port_t port; Plain_t plain; error e; inner_t inner; g_t[2] stack; u_t un; }
+struct hs_t { h_t h; }
+struct m_t { bit<8> x; }
+parser P(packet_in pk, out hs_t hdr, inout m_t m, inout standard_metadata_t sm) { state start { transition accept; } }
+control I(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) { apply { learn_t l; digest<learn_t>(1, l); } }
+control E(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control V(inout hs_t hdr, inout m_t m) { apply { } }
+control D(packet_out pk, in hs_t hdr) { apply { } }
+V1Switch(P(), V(), I(), E(), V(), D()) main;
+`;
+    const info = p4info(source);
+    expect(names(info.digests)).toEqual(['learn_t']);
+    const t = info.type_info!;
+    expect(t.structs!.learn_t!.members!.map((m) => [m.name, m.type_spec])).toEqual([
+      ['port', { new_type: { name: 'Port_t' } }],
+      ['plain', { new_type: { name: 'Plain_t' } }],
+      ['e', { error: {} }],
+      ['inner', { struct: { name: 'inner_renamed' } }],
+      ['stack', { header_stack: { header: { name: 'g_t' }, size: 2 } }],
+      ['un', { header_union: { name: 'u_t' } }],
+    ]);
+    expect(t.structs!.inner_renamed!.members!.map((m) => m.name)).toEqual(['ff', 'flag']);
+    expect(t.headers!.h_t!.members!.map((m) => m.type_spec)).toEqual([{ bit: { bitwidth: 8 } }, { int: { bitwidth: 16 } }, { varbit: { max_bitwidth: 32 } }]);
+    expect(t.header_unions!.u_t!.members).toEqual([{ name: 'h', header: { name: 'h_t' } }, { name: 'g', header: { name: 'g_t' } }]);
+    expect(t.error!.members).toEqual(['NoError', 'PacketTooShort', 'NoMatch', 'StackOutOfBounds', 'HeaderTooShort', 'ParserTimeout', 'ParserInvalidArgument', 'Custom']);
+    expect(t.new_types).toEqual({
+      Port_t: { translated_type: { uri: 'example.org/Port', sdn_bitwidth: 32 } },
+      Plain_t: { original_type: { bitstring: { bit: { bitwidth: 8 } } } },
+    });
+  });
+});

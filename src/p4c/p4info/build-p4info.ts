@@ -10,7 +10,7 @@ import type { Program } from '../ast/program.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
 import { collectControlPlane, instantiatedDeclaration, type Named } from '../control-plane/model.js';
-import { documentation, isHidden, nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
+import { controlPlaneName, documentation, isHidden, nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
 import type { Annotation } from '../ast/annotations.js';
 import type { ExpressionTyper } from '../semantics/expression-typer.js';
 import { bitWidth, type P4Type } from '../semantics/p4-types.js';
@@ -18,7 +18,7 @@ import type { Entity } from '../semantics/scope.js';
 import { externMessages, EXTERN_KINDS, type ExternKind } from './externs.js';
 import { fieldIds, SymbolTable } from './symbols.js';
 import { tableMessage } from './tables.js';
-import { namedBitwidth, newTypeInfo, typeInfoMessage, typeSpec, type TypeInfoBuilder } from './type-spec.js';
+import { namedBitwidth, newTypeInfo, typeControlPlaneName, typeInfoMessage, typeSpec, type TypeInfoBuilder } from './type-spec.js';
 
 export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Info {
   const refs = typer.refs;
@@ -42,7 +42,7 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
   for (const e of externs) symbols.add(e.kind.symbol, e.named.name, e.named.decl.annotations);
   for (const v of model.valueSets) symbols.add('VALUE_SET', v.name, v.decl.annotations);
   for (const d of digests) symbols.add('DIGEST', d.name, []);
-  for (const h of controllerHeaders) symbols.add('CONTROLLER_HEADER', h.name.text, h.annotations, controllerHeaderName(h));
+  for (const h of controllerHeaders) symbols.add('CONTROLLER_HEADER', controlPlaneName('', h.name.text, h.annotations), h.annotations, controllerHeaderName(h));
   symbols.finish();
 
   const idOf = new Map<Entity, number>();
@@ -57,7 +57,9 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
     if (doc) p.doc = doc;
     return p;
   };
-  const typeInfo = newTypeInfo((value) => typer.resolver.constants.integer(value));
+  const errorMembers: string[] = [];
+  for (const d of program.declarations) if (d.kind === 'ErrorDeclaration') for (const m of d.members) if (!errorMembers.includes(m.text)) errorMembers.push(m.text);
+  const typeInfo = newTypeInfo((value) => typer.resolver.constants.integer(value), errorMembers);
   const noAction = model.actions.find((a) => a.name === 'NoAction')?.decl;
   const info: p4i.P4Info = { pkg_info: { arch: 'v1model' } };
 
@@ -77,7 +79,7 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
       const type = typer.resolver.structLike(h);
       const fields = type.kind === 'header' ? type.fields : [];
       return {
-        preamble: preamble(symbols.id('CONTROLLER_HEADER', h.name.text), controllerHeaderName(h), p4infoAnnotations(h.annotations), h.annotations),
+        preamble: preamble(symbols.id('CONTROLLER_HEADER', controlPlaneName('', h.name.text, h.annotations)), controllerHeaderName(h), p4infoAnnotations(h.annotations), h.annotations),
         metadata: controllerMetadata(h, fields, typeInfo),
       };
     });
@@ -191,7 +193,7 @@ function collectDigests(blocks: readonly AstNode[], typer: ExpressionTyper): { n
       const target = typer.refs.get(node.callee);
       if (target?.kind !== 'ExternFunctionDeclaration' || target.name.text !== 'digest') return;
       const type = node.typeArgs[0] ? typer.resolver.resolve(node.typeArgs[0]) : node.args[1] ? typer.types.get(node.args[1].value) : undefined;
-      if (type && (type.kind === 'struct' || type.kind === 'header') && !found.has(type.name)) found.set(type.name, type);
+      if (type && (type.kind === 'struct' || type.kind === 'header') && !found.has(typeControlPlaneName(type))) found.set(typeControlPlaneName(type), type);
     });
   }
   return [...found].map(([name, type]) => ({ name, type }));
