@@ -164,6 +164,20 @@ describe("p4c's ids of fields, annotations and documentation", () => {
   });
 });
 
+describe("p4c's pkg_info (addPkgInfo)", () => {
+  it('takes @pkginfo keys, other annotations and the documentation of main; arch is v1model', () => {
+    const source = program('    apply { }').replace(
+      'V1Switch(P(), V(), I(), E(), V(), D()) main;',
+      '@pkginfo(name = "rules.p4", version = "1.2.3", organization = "p4ina")\n@brief("the test program") @my_tag\nV1Switch(P(), V(), I(), E(), V(), D()) main;',
+    );
+    expect(p4info(source).pkg_info).toEqual({ name: 'rules.p4', version: '1.2.3', organization: 'p4ina', arch: 'v1model', annotations: ['@my_tag'], doc: { brief: 'the test program' } });
+  });
+
+  it('has only arch without annotations on main', () => {
+    expect(p4info(program('    apply { }')).pkg_info).toEqual({ arch: 'v1model' });
+  });
+});
+
 describe("p4c's type_info (TypeSpecConverter)", () => {
   it('describes a digest struct: new_type members, error (every member), header unions and stacks, varbit, @name on types and fields (p4rt_digest_complex.p4)', () => {
     const source = `${V1MODEL}

@@ -61,7 +61,7 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
   for (const d of program.declarations) if (d.kind === 'ErrorDeclaration') for (const m of d.members) if (!errorMembers.includes(m.text)) errorMembers.push(m.text);
   const typeInfo = newTypeInfo((value) => typer.resolver.constants.integer(value), errorMembers);
   const noAction = model.actions.find((a) => a.name === 'NoAction')?.decl;
-  const info: p4i.P4Info = { pkg_info: { arch: 'v1model' } };
+  const info: p4i.P4Info = { pkg_info: pkgInfo(model.main) };
 
   info.tables = model.tables.map((t) =>
     tableMessage(t.decl, preamble(symbols.id('TABLE', t.name), t.name, p4infoAnnotations(t.decl.annotations), t.decl.annotations), {
@@ -149,6 +149,36 @@ function controllerMetadata(h: StructLikeDeclaration, fields: readonly { name: s
     Object.assign(m, namedBitwidth(f.type, typeInfo));
     out.push(m);
   });
+  return out;
+}
+
+/**
+ * pkg_info as p4c's addPkgInfo writes it: `arch`, the `@pkginfo(name = "…",
+ * version = "…", organization, contact, url, arch)` keys of the `main`
+ * instance, its other annotations and its @brief/@description.
+ */
+function pkgInfo(main: Instantiation | null): p4i.PkgInfo {
+  const out: p4i.PkgInfo = { arch: 'v1model' };
+  if (!main) return out;
+  for (const a of main.annotations) {
+    if (a.name.text !== 'pkginfo') continue;
+    const pairs: [string, string][] = [];
+    if (a.body.kind === 'KeyValueList') {
+      for (const p of a.body.pairs) if (p.value.kind === 'StringLiteral') pairs.push([p.name.text, p.value.value]);
+    } else if (a.body.kind === 'Unparsed') {
+      const tokens = a.body.tokens;
+      for (let i = 0; i + 2 < tokens.length; i++) {
+        if (tokens[i + 1]!.text !== '=' || !tokens[i + 2]!.text.startsWith('"')) continue;
+        pairs.push([tokens[i]!.text, tokens[i + 2]!.text.slice(1, -1)]);
+        i += 2;
+      }
+    }
+    for (const [key, value] of pairs) if (['name', 'version', 'organization', 'contact', 'url', 'arch'].includes(key)) Object.assign(out, { [key]: value });
+  }
+  const annotations = p4infoAnnotations(main.annotations.filter((a) => a.name.text !== 'pkginfo'));
+  if (annotations.length > 0) out.annotations = annotations;
+  const doc = documentation(main.annotations);
+  if (doc) out.doc = doc;
   return out;
 }
 

@@ -5,7 +5,7 @@
  * action profiles and selectors.
  */
 import type * as p4i from '../../proto/p4i.js';
-import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
+import { annotationBodyText, findAnnotation, type Annotation } from '../ast/annotations.js';
 import type { Instantiation } from '../ast/declarations.js';
 import type { Expression } from '../ast/expressions.js';
 import type { Named } from '../control-plane/model.js';
@@ -31,7 +31,7 @@ export const EXTERN_KINDS: Readonly<Record<string, ExternKind>> = {
 };
 
 export interface ExternContext {
-  readonly preamble: (id: number, name: string, annotations: string[]) => p4i.Preamble;
+  readonly preamble: (id: number, name: string, annotations: string[], docOf?: readonly Annotation[]) => p4i.Preamble;
   readonly symbols: SymbolTable;
   readonly typer: ExpressionTyper;
   readonly typeInfo: TypeInfoBuilder;
@@ -48,7 +48,7 @@ export function externMessages(externs: readonly { named: Named<Instantiation>; 
   };
   for (const { named, kind, type } of externs) {
     const inst = named.decl;
-    const preamble = ctx.preamble(ctx.symbols.id(kind.symbol, named.name), named.name, p4infoAnnotations(inst.annotations));
+    const preamble = ctx.preamble(ctx.symbols.id(kind.symbol, named.name), named.name, p4infoAnnotations(inst.annotations), inst.annotations);
     const arg = (i: number): Expression | undefined => inst.args[i]?.value;
     const size = (i: number): string => String(ctx.typer.resolver.constants.integer(arg(i) ?? { kind: 'DontCareExpression', span: inst.span }) ?? 0n);
     const enumMember = (e: Expression | undefined): string => (e?.kind === 'MemberExpression' ? e.member.text : '');
