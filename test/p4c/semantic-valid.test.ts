@@ -107,9 +107,9 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
             NoAction: { }
             default: { hdr.ipv4.setInvalid(); }
         }
-        if (acl.apply().hit) {
+        if (!acl.apply().miss) {
             clone(CloneType.I2E, SESSION);
-        } else if (!acl.apply().miss) {
+        } else {
             digest<inner_t>(1, meta.inner);
         }
         sm.mcast_grp = hdr.ipv4.id[7:0] ++ 8w0;

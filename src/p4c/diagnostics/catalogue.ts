@@ -148,6 +148,11 @@ export const DIAGNOSTIC_CATALOGUE = {
   // 5000-5999: unsupported
   UnsupportedMacroOperator: { code: 5001, severity: 'error', template: "unsupported: the '{0}' operator in macro bodies" },
   UnsupportedSyntax: { code: 5002, severity: 'error', template: 'unsupported: {0}' },
+  TableAppliedTwice: {
+    code: 5003,
+    severity: 'error',
+    template: "table '{0}' is applied {1} times per packet; BMv2 cannot (p4c-bm2-ss refuses it: \"requires a cycle\"): apply it once, or declare a copy of it",
+  },
 
   // 8000-8999: driver and internal
   InternalError: { code: 8001, severity: 'error', template: 'internal compiler error in {0}: {1}' },
