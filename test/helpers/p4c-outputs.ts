@@ -46,6 +46,34 @@ export function repositoryPrograms(): string[] {
   ).sort();
 }
 
+/**
+ * source.sha256 covers the program's own file only. The files it includes
+ * with `#include "…"` are checked against test/fixtures/p4info/
+ * p4c-outputs-includes.json: their sha256 when p4c-outputs was made
+ * (repository commit 95d04bf). A program whose outputs are regenerated after
+ * an include changed needs its entry there updated too.
+ */
+const INCLUDES_FILE = path.join(REPO_ROOT, 'test', 'fixtures', 'p4info', 'p4c-outputs-includes.json');
+
+/** The first local include of `program` (recursively) whose text differs from the one p4c compiled, or undefined. */
+function changedInclude(program: string): string | undefined {
+  const recorded = (JSON.parse(readFileSync(INCLUDES_FILE, 'utf8')) as Record<string, Record<string, string>>)[program] ?? {};
+  const seen = new Set<string>();
+  const pending = [program];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    for (const m of text.matchAll(/^\s*#\s*include\s+"([^"]+)"/gm)) {
+      const included = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!));
+      if (seen.has(included) || !existsSync(path.join(REPO_ROOT, included))) continue;
+      seen.add(included);
+      if (recorded[included] !== sha256(path.join(REPO_ROOT, included))) return included;
+      pending.push(included);
+    }
+  }
+  return undefined;
+}
+
 function sha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
@@ -64,6 +92,8 @@ export function p4cOutput(program: string): P4cLookup {
   if (expected !== current) {
     return { output: null, reason: `p4c output for ${program} is stale: ${program} changed since it was compiled (sha256 ${current}, outputs for ${expected})` };
   }
+  const staleInclude = changedInclude(program);
+  if (staleInclude) return { output: null, reason: `p4c output for ${program} is stale: its include ${staleInclude} changed since it was compiled` };
   const log = readIfExists(path.join(dir, 'p4c.log')) ?? '';
   return {
     output: {

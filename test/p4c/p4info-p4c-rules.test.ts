@@ -119,6 +119,20 @@ describe("p4c's names", () => {
     expect(codesAt(result.diagnostics).filter((c) => c.startsWith('P4C4019'))).toHaveLength(1);
   });
 
+  it("inlines a sub-control's objects at its instance's place, after the top-level actions (as p4c did for p4/forward.p4's ingress.identity and ingress.forwarding)", () => {
+    const info = p4info(program(`
+    action b() { }
+    Sub() sub;
+    table u { key = { m.x: exact; } actions = { b; } }
+    apply { sub.apply(m); u.apply(); }`, `control Sub(inout m_t m) {
+    action a() { m.x = 1; }
+    table t { key = { m.x: exact; } actions = { a; } }
+    apply { t.apply(); }
+}`));
+    expect(names(info.actions)).toEqual(['NoAction', 'I.b', 'I.sub.a']);
+    expect(names(info.tables)).toEqual(['I.sub.t', 'I.u']);
+  });
+
   it('copies top-level actions into the block ahead of its own, in order of first use (NoAction, added for a table without default_action, after its listed actions), and prefixes a relative @name on one with the block (localizeActions)', () => {
     const info = p4info(program(`
     action own() { }
@@ -161,6 +175,17 @@ describe("p4c's ids of fields, annotations and documentation", () => {
     apply { t.apply(); }`));
     expect(info.action_profiles![0]).toMatchObject({ with_selector: true, size: '16', max_group_size: 4 });
     expect(info.action_profiles![0]!.preamble!.annotations).toEqual(['@max_group_size(4)']);
+  });
+});
+
+describe("p4c's digests (analyzeControl)", () => {
+  it("lists a block's digests from its listed actions first, then from its apply block; an unused action's digest is not listed", () => {
+    const info = p4info(program(`
+    action unused() { digest<d_unused_t>(1, { m.x }); }
+    action learn() { digest<d_action_t>(1, { m.w }); }
+    table t { key = { m.x: exact; } actions = { learn; } }
+    apply { digest<d_apply_t>(1, { m.x }); t.apply(); }`, 'struct d_unused_t { bit<8> x; }\nstruct d_action_t { bit<32> w; }\nstruct d_apply_t { bit<8> x; }'));
+    expect(names(info.digests)).toEqual(['d_action_t', 'd_apply_t']);
   });
 });
 

@@ -9,7 +9,7 @@ import type { ActionDeclaration, Instantiation, StructLikeDeclaration } from '..
 import type { Program } from '../ast/program.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
-import { collectControlPlane, instantiatedDeclaration, type Named } from '../control-plane/model.js';
+import { collectControlPlane, instantiatedDeclaration, type BlockInstance, type ControlPlaneModel, type Named } from '../control-plane/model.js';
 import { controlPlaneName, documentation, isHidden, nameAnnotation, p4infoAnnotations } from '../control-plane/names.js';
 import type { Annotation } from '../ast/annotations.js';
 import type { ExpressionTyper } from '../semantics/expression-typer.js';
@@ -32,7 +32,7 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
     const kind = decl?.kind === 'ExternDeclaration' ? EXTERN_KINDS[decl.name.text] : undefined;
     if (kind) externs.push({ named, kind, type: typer.entityType(named.decl) });
   }
-  const digests = collectDigests(model.blocks.map((b) => b.decl), typer);
+  const digests = collectDigests(full, typer);
   const controllerHeaders = program.declarations.filter(
     (d): d is StructLikeDeclaration => d.kind === 'HeaderDeclaration' && findAnnotation(d.annotations, 'controller_header') !== undefined,
   );
@@ -214,17 +214,38 @@ function actionMessage(
   return message;
 }
 
-/** `digest<T>(receiver, data)` calls in the blocks, in order, one per struct type. */
-function collectDigests(blocks: readonly AstNode[], typer: ExpressionTyper): { name: string; type: P4Type }[] {
+/**
+ * `digest<T>(receiver, data)` calls, one digest per struct type, in the order
+ * p4c's analyzeControl meets them: per top-level control, the bodies of its
+ * listed actions (an action or function they call being inlined where it is
+ * called), then its apply block (sub-controls' apply blocks after it).
+ * Unused actions, removed by p4c's front end, contribute nothing.
+ */
+function collectDigests(model: ControlPlaneModel, typer: ExpressionTyper): { name: string; type: P4Type }[] {
   const found = new Map<string, P4Type>();
-  for (const block of blocks) {
-    walk(block, (node) => {
+  const visiting = new Set<AstNode>();
+  const scan = (root: AstNode): void => {
+    if (visiting.has(root)) return;
+    visiting.add(root);
+    walk(root, (node) => {
       if (node.kind !== 'CallExpression' || node.callee.kind !== 'PathExpression') return;
       const target = typer.refs.get(node.callee);
+      // Actions called from actions and functions are inlined by p4c's front end: their calls count where they are called.
+      if (target?.kind === 'ActionDeclaration' || target?.kind === 'FunctionDeclaration') {
+        scan(target.body);
+        return;
+      }
       if (target?.kind !== 'ExternFunctionDeclaration' || target.name.text !== 'digest') return;
       const type = node.typeArgs[0] ? typer.resolver.resolve(node.typeArgs[0]) : node.args[1] ? typer.types.get(node.args[1].value) : undefined;
       if (type && (type.kind === 'struct' || type.kind === 'header') && !found.has(typeControlPlaneName(type))) found.set(typeControlPlaneName(type), type);
     });
+    visiting.delete(root);
+  };
+  const topOf = (block: BlockInstance | null): string | undefined => block?.name.split('.')[0];
+  const tops = [...new Set(model.blocks.map((b) => topOf(b)!))];
+  for (const top of tops) {
+    for (const a of model.actions) if (topOf(a.block) === top) scan(a.decl.body);
+    for (const b of model.blocks) if (topOf(b) === top && b.decl.kind === 'ControlDeclaration') scan(b.decl.apply);
   }
   return [...found].map(([name, type]) => ({ name, type }));
 }
