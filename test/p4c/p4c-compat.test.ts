@@ -507,3 +507,39 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     expectCompiles(TWICE('switch (u.apply().action_run) { NoAction: { t.apply(); } default: { t.apply(); } }'));
   });
 });
+
+describe('a value set of a struct in a select of several keys', () => {
+  const PVS = program(`
+header in_t { bit<8> x; bit<16> y; }
+struct pair_t { bit<8> x; bit<16> y; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply { sm.egress_spec = h.i.isValid() ? 9w1 : 9w2; }
+}`, {
+    parser: `parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) {
+  value_set<pair_t>(4) pairs;
+  state start { pkt.extract(h.eth); transition select(pkt.lookahead<in_t>().x, pkt.lookahead<in_t>().y) { pairs: inner; default: accept; } }
+  state inner { pkt.extract(h.i); transition accept; }
+}`,
+    emit: 'pkt.emit(h.eth); pkt.emit(h.i);',
+  });
+
+  it('matches the tuple of keys, one member field per key (p4c\'s pvs-struct samples)', () => {
+    r = rig('compat_struct_pvs', [0, 1, 2], { text: PVS });
+    const set = r.program.p4info.value_sets![0]!;
+    expect(set.match.map((f) => f.bitwidth)).toEqual([8, 16]);
+    r.write([{ type: 'MODIFY', entity: { value_set_entry: { value_set_id: set.preamble!.id, members: [{ match: [{ field_id: 1, exact: { value: hex('07') } }, { field_id: 2, exact: { value: hex('0102') } }] }] } } }]);
+    r.send(0, Buffer.concat([ETH, hex('07 0102'), hex('ffff')]));
+    r.send(0, Buffer.concat([ETH, hex('07 0103'), hex('ffff')]));
+    expect(r.take()).toEqual({
+      1: [Buffer.concat([ETH, hex('07 0102 ffff')]).toString('hex')],
+      2: [Buffer.concat([ETH, hex('07 0103 ffff')]).toString('hex')],
+    });
+  });
+
+  it('refuses a struct whose fields do not fit the keys', () => {
+    const bad = PVS.replace('struct pair_t { bit<8> x; bit<16> y; }', 'struct pair_t { bit<8> x; bit<8> y; }');
+    expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C3001@14:107']);
+  });
+});

@@ -10,7 +10,7 @@ import type { FunctionDeclaration, StatementOrDeclaration } from '../ast/stateme
 import { entryKeysets, type ActionReference } from '../ast/tables.js';
 import { ExpressionTyper } from '../semantics/expression-typer.js';
 import { CallTyper } from '../semantics/call-typer.js';
-import { assignable, SIZE_METHODS, sizeMethodValue, typeName, type P4Type } from '../semantics/p4-types.js';
+import { assignable, SIZE_METHODS, sizeMethodValue, typeName, underlying, type P4Type } from '../semantics/p4-types.js';
 import { CONSTANTS, GLOBAL_SCOPE, REFERENCES, TYPES } from '../semantics/side-tables.js';
 import { TypeResolver } from '../semantics/type-resolver.js';
 import type { CompileContext } from './context.js';
@@ -141,12 +141,27 @@ class TypeChecker {
     for (const c of select.cases) {
       const keysets = c.keyset.kind === 'ListExpression' ? c.keyset.elements : [c.keyset];
       if (c.keyset.kind === 'DefaultExpression' || c.keyset.kind === 'DontCareExpression') continue;
+      if (this.structValueSetFor(c.keyset, selectorTypes)) continue;
       if (keysets.length !== selectorTypes.length) {
         this.context.diagnostics.report('TypeMismatch', c.keyset.span, [`a keyset of ${selectorTypes.length} value(s)`, `${keysets.length} value(s)`]);
         continue;
       }
       keysets.forEach((k, i) => this.keyset(k, selectorTypes[i]!));
     }
+  }
+
+  /**
+   * `select(a, b) { pvs: ... }` with `pvs` a value_set of a struct of two fields: the set matches the
+   * tuple of selectors, one field each (p4c's pvs-struct samples). Reports fields of the wrong type.
+   */
+  private structValueSetFor(keyset: Expression, selectorTypes: readonly P4Type[]): boolean {
+    if (selectorTypes.length < 2 || keyset.kind !== 'PathExpression' || this.typer.refs.get(keyset)?.kind !== 'ValueSetDeclaration') return false;
+    const element = underlying(this.typer.type(keyset));
+    if (element.kind !== 'struct' || element.fields.length !== selectorTypes.length) return false;
+    element.fields.forEach((f, i) => {
+      if (!assignable(selectorTypes[i]!, f.type)) this.context.diagnostics.report('TypeMismatch', keyset.span, [typeName(selectorTypes[i]!), `${typeName(f.type)} (field '${f.name}' of ${element.name})`]);
+    });
+    return true;
   }
 
   private keyset(k: Expression, expected: P4Type): void {

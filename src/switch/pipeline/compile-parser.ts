@@ -84,6 +84,16 @@ function keysetMatcher(k: IrKeyset, width: number, block: IrBlock, services: Par
   }
 }
 
+function tupleValueSetMatcher(name: string, widths: readonly number[], block: IrBlock, services: ParserServices): (values: readonly Bits[]) => boolean {
+  const info = block.valueSets.find((s) => s.name === name);
+  return (values) => {
+    const set = info ? services.valueSet(info.id, info.name) : undefined;
+    if (!set) return false;
+    for (const member of set.members.values()) if (widths.every((w, i) => fieldMatches(member.fields[i], values[i]!, w))) return true;
+    return false;
+  };
+}
+
 export function compileParser(block: IrBlock, env: CompileEnv, statements: StatementCompiler, services: ParserServices): Exec {
   const index = new Map(block.states.map((s, i) => [s.name, i]));
   const target = (name: string): number => (name === 'accept' ? ACCEPT : name === 'reject' ? REJECT : (index.get(name) ?? REJECT));
@@ -98,15 +108,21 @@ export function compileParser(block: IrBlock, env: CompileEnv, statements: State
       return () => n;
     }
     const keys = t.keys.map((k) => ({ value: statements.exprs.compile(k), width: widthOf(k.type) }));
-    const cases = t.cases.map((c) => ({
-      matchers: c.keysets.length === 1 && c.keysets[0]!.kind === 'default' ? [] : c.keysets.map((k, i) => keysetMatcher(k, keys[i]?.width ?? 32, block, services)),
-      next: target(c.state),
-    }));
+    const widths = keys.map((k) => k.width);
+    const cases = t.cases.map((c) => {
+      const only = c.keysets.length === 1 ? c.keysets[0]! : null;
+      return {
+        matchers: only?.kind === 'default' || (only?.kind === 'value-set' && keys.length > 1) ? [] : c.keysets.map((k, i) => keysetMatcher(k, keys[i]?.width ?? 32, block, services)),
+        // A struct value set matches the whole tuple of keys: one member field per key.
+        whole: only?.kind === 'value-set' && keys.length > 1 ? tupleValueSetMatcher(only.valueSet, widths, block, services) : null,
+        next: target(c.state),
+      };
+    });
     const values: Bits[] = new Array<Bits>(keys.length).fill(0);
     return (ctx) => {
       for (let i = 0; i < keys.length; i++) values[i] = keys[i]!.value(ctx) as Bits;
       for (const c of cases) {
-        let ok = true;
+        let ok = c.whole ? c.whole(values) : true;
         for (let i = 0; i < c.matchers.length && ok; i++) ok = c.matchers[i]!(values[i]!, ctx);
         if (ok) return c.next;
       }
