@@ -14,7 +14,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { ChildGroup, DEFAULT_DEMO_OPTIONS, runDemo, type DemoOptions, type DemoRow, type DemoRunEvent, type SpawnRequest, type TrackedChild } from '../src/demo/index.js';
+import { ChildGroup, type SpawnRequest, type TrackedChild } from '../src/demo/child-group.js';
+import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from '../src/demo/demo-options.js';
+import { runDemo, type DemoRunEvent } from '../src/demo/run-demo.js';
+import type { DemoRow } from '../src/report/demo-results.js';
 import type { Cell } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
 

@@ -6,9 +6,9 @@
  */
 import { DEMO_ERROR_CODES } from '../demo/demo-error.js';
 import { DEMO_USAGE, parseDemoArgs, type DemoOptions } from '../demo/demo-options.js';
-import { rowIsExact } from '../demo/demo-results.js';
+import { rowIsExact } from '../report/demo-results.js';
 import { stderrProgress } from '../demo/progress.js';
-import { formatResultsJson, formatResultsTable } from '../demo/results-table.js';
+import { formatResultsJson, formatResultsTable } from '../report/results-table.js';
 import { runDemo } from '../demo/run-demo.js';
 import { P4inaError } from '../errors/p4ina-error.js';
 

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import type { ChildGroup, TrackedChild } from './child-group.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
-import { parseWorkerReport, type WorkerOutcome } from './demo-results.js';
+import { parseWorkerReport, type WorkerOutcome } from '../report/demo-results.js';
 
 export interface WorkerRunRequest {
   readonly label: string;

@@ -1,5 +1,5 @@
 /** The demo's results for people (a table) and for programs (one JSON document). */
-import { formatTable } from '../report/table.js';
+import { formatTable } from './table.js';
 import type { DemoRow } from './demo-results.js';
 
 /** "16 MiB", "64 KiB", "1000 B": the tensor size as the user would write it. */

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { builtCliEntry, packageRoot } from '../demo/package-paths.js';
+import { builtCliEntry, packageRoot } from '../run/package-paths.js';
 import { TESTBED_ERROR_CODES, TestbedError } from './testbed-error.js';
 
 /** Debian's interpreter, where the `mininet` module is; P4INA_PYTHON overrides it. */

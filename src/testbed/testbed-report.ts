@@ -4,9 +4,9 @@
  * columns and the same JSON keys as `p4ina demo`, plus what only a testbed
  * has (the topology, ordinary traffic, the PIDs it started).
  */
-import type { DemoAlgorithm, DemoRow } from '../demo/demo-results.js';
-import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../demo/demo-results.js';
-import { formatResultsJson, formatResultsTable } from '../demo/results-table.js';
+import type { DemoAlgorithm, DemoRow } from '../report/demo-results.js';
+import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
+import { formatResultsJson, formatResultsTable } from '../report/results-table.js';
 import { TESTBED_ERROR_CODES, TestbedError } from './testbed-error.js';
 
 export interface TrafficResult {

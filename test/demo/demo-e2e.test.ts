@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ChildGroup } from '../../src/demo/child-group.js';
 import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from '../../src/demo/demo-options.js';
-import { rowIsExact } from '../../src/demo/demo-results.js';
+import { rowIsExact } from '../../src/report/demo-results.js';
 import { runDemo } from '../../src/demo/run-demo.js';
 import { CLI, demoTempDirs, descendants, isAlive, probeDemoCapability, waitAllGone } from './helpers.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ChildGroup } from '../../src/demo/child-group.js';
 import { compileSwitchMl } from '../../src/demo/compile-switchml.js';
 import { testUdpPorts } from '../helpers/test-ports.js';
-import { builtCliEntry, switchMlSource } from '../../src/demo/package-paths.js';
+import { builtCliEntry, switchMlSource } from '../../src/run/package-paths.js';
 import { startSwitchProcess } from '../../src/demo/switch-process.js';
 
 /** The built entry; P4INA_TEST_CLI points at another build (e.g. one made with tsc --outDir). */

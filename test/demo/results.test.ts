@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { failedRun, parseWorkerReport, rowIsExact, summariseRun, type WorkerOutcome } from '../../src/demo/demo-results.js';
-import { formatBytes, formatResultsJson, formatResultsTable } from '../../src/demo/results-table.js';
+import { failedRun, parseWorkerReport, rowIsExact, summariseRun, type WorkerOutcome } from '../../src/report/demo-results.js';
+import { formatBytes, formatResultsJson, formatResultsTable } from '../../src/report/results-table.js';
 
 const SHA_A = 'a'.repeat(64);
 const SHA_B = 'b'.repeat(64);

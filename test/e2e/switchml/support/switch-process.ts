@@ -7,7 +7,7 @@
  * not start fails it, with the switch's last stderr lines.
  */
 import { ChildGroup, type TrackedChild } from '../../../../src/demo/child-group.js';
-import { builtCliEntry } from '../../../../src/demo/package-paths.js';
+import { builtCliEntry } from '../../../../src/run/package-paths.js';
 import type { RestartableSwitch } from './switch-under-test.js';
 import type { Wires } from './wires.js';
 
