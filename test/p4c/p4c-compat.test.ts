@@ -543,3 +543,20 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     expect(codesAt(compile(bad).diagnostics)).toEqual(['P4C3001@14:107']);
   });
 });
+
+describe('type arguments of extern instances', () => {
+  const EXTERN = (decl: string): string => program(`
+header in_t { bit<8> x; }
+struct headers { eth_t eth; in_t i; }
+struct metadata { }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  ${decl}
+  apply { sm.egress_spec = 1; }
+}`, { emit: 'pkt.emit(h.eth); pkt.emit(h.i);' });
+
+  it('must match the extern\'s type parameters (P4C3021), as p4c requires', () => {
+    expect(codesAt(compile(EXTERN('counter<bit<16>>(16, CounterType.packets) c;')).diagnostics)).toEqual(['P4C3021@9:3']);
+    expect(codesAt(compile(EXTERN('register(16) r;')).diagnostics)).toEqual(['P4C3021@9:3']);
+    expectCompiles(EXTERN('register<bit<8>>(16) r; counter(16, CounterType.packets) c; direct_counter(CounterType.bytes) d;'));
+  });
+});

@@ -101,6 +101,7 @@ export const DIAGNOSTIC_CATALOGUE = {
   ReturnValueNotAllowed: { code: 3018, severity: 'error', template: "'return' with a value is only allowed in a function; actions and apply blocks return nothing" },
   MissingReturn: { code: 3019, severity: 'error', template: "function '{0}' does not return a value on every path (p4c refuses this too)" },
   MissingReturnValue: { code: 3020, severity: 'error', template: "function '{0}' must return a value of type {1}" },
+  TypeArgumentCount: { code: 3021, severity: 'error', template: "'{0}' takes {1} type argument(s), but {2} were given" },
   StaticAssertFailed: { code: 3017, severity: 'error', template: 'static_assert failed: {0}' },
   ShiftByNegative: { code: 3013, severity: 'error', template: 'cannot shift by a signed or negative amount ({0})' },
 

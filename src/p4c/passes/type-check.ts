@@ -5,6 +5,7 @@
  */
 import type { ActionDeclaration, ControlDeclaration, Declaration, Instantiation, ParserDeclaration, SelectExpression, TableDeclaration } from '../ast/declarations.js';
 import type { Expression } from '../ast/expressions.js';
+import { walk } from '../ast/walk.js';
 import type { Program } from '../ast/program.js';
 import type { FunctionDeclaration, StatementOrDeclaration } from '../ast/statements.js';
 import { entryKeysets, type ActionReference } from '../ast/tables.js';
@@ -73,6 +74,7 @@ class TypeChecker {
         return;
       case 'Instantiation': {
         const t = this.typer.entityType(decl);
+        this.externTypeArguments(t, decl);
         this.constructorArgs(t, decl.args, decl);
         for (const f of decl.initializer ?? []) this.declaration(f);
         return;
@@ -96,6 +98,25 @@ class TypeChecker {
       default:
         this.statement(decl);
     }
+  }
+
+  /**
+   * An extern instance gives as many type arguments as the extern has type parameters (p4c refuses
+   * `counter<bit<16>>` where counter is not generic, and `register(16)` where nothing can tell T),
+   * unless the constructor's parameters give them.
+   */
+  private externTypeArguments(type: P4Type, at: Instantiation): void {
+    if (type.kind !== 'extern') return;
+    const expected = type.decl.typeParams.length;
+    const given = at.type.kind === 'SpecializedType' ? at.type.args.length : 0;
+    if (given === expected) return;
+    if (given === 0) {
+      const constructor = type.decl.methods.find((m) => m.isConstructor && m.params.length === at.args.length);
+      const named = new Set<string>();
+      for (const p of constructor?.params ?? []) walk(p.type, (n) => { if (n.kind === 'NamedType') named.add(n.path.name.text); return undefined; });
+      if (type.decl.typeParams.every((p) => named.has(p.text))) return;
+    }
+    this.context.diagnostics.report('TypeArgumentCount', at.type.span, [type.name, String(expected), String(given)]);
   }
 
   private constructorArgs(type: P4Type, args: readonly { value: Expression }[], at: Instantiation): void {
