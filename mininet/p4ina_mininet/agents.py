@@ -8,6 +8,8 @@ that fails or outlives it stops the others (by their PIDs).
 """
 import time
 
+from .lifeline import child_popen_kwargs
+
 SWITCHML_UDP_BASE = 40000
 SWITCHML_SWITCH_PORT = 48864
 RING_TCP_PORT = 45000
@@ -34,7 +36,8 @@ def run_workers(net, algorithm, placed, timeout_s, started_pids):
     failure = None
     try:
         for plan_host, argv in placed:
-            proc = net.get(plan_host.name).popen(argv)
+            # A lifeline to the runner: the agent stops by itself if the runner dies without its teardown.
+            proc = net.get(plan_host.name).popen(argv, **child_popen_kwargs())
             started_pids.append(proc.pid)
             procs.append((plan_host, proc))
         deadline = time.monotonic() + timeout_s

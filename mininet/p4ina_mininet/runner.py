@@ -18,6 +18,7 @@ import sys
 import tempfile
 import traceback
 
+from . import lifeline
 from .agents import ring_argv, run_workers, switchml_argv
 from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, ping_all, prepare_hosts, tcp_transfer
 from .switches import Bmv2Switch, P4inaSwitch, SwitchStartError, free_tcp_port
@@ -249,6 +250,8 @@ def main(argv, repo):
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    # Started by `p4ina testbed`: if Node dies (even kill -9), tear down as on SIGTERM.
+    lifeline.watch(lambda: os.kill(os.getpid(), signal.SIGTERM))
     code = 1
     try:
         doc = testbed.run()

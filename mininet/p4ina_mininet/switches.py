@@ -15,6 +15,8 @@ import time
 
 from mininet.node import Switch
 
+from .lifeline import child_popen_kwargs
+
 START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 5.0
 
@@ -101,7 +103,8 @@ class P4RuntimeSwitch(Switch):
         argv = self.command()
         with open(self.log_path, 'ab') as log:
             # A session of its own: Ctrl-C in the terminal reaches the runner, which stops the switch itself.
-            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                            **self.popen_kwargs())
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -111,6 +114,10 @@ class P4RuntimeSwitch(Switch):
                 return
             time.sleep(0.1)
         raise SwitchStartError('%s: P4Runtime port %d did not answer within %.0f s; see %s' % (self.name, self.grpc_port, START_TIMEOUT_S, self.log_path))
+
+    def popen_kwargs(self):
+        """Extra Popen arguments for the switch process."""
+        return {}
 
     def stop_process(self):
         """SIGTERM, then SIGKILL, to the one process we started."""
@@ -142,6 +149,10 @@ class P4inaSwitch(P4RuntimeSwitch):
         P4RuntimeSwitch.__init__(self, name, **params)
         self.node = node_binary
         self.cli = cli
+
+    def popen_kwargs(self):
+        # Its lifeline to the runner: it stops by itself if the runner dies without its teardown.
+        return child_popen_kwargs()
 
     def command(self):
         argv = [self.node, self.cli, 'switch', '--device-id', str(self.device_id)] + self.interface_args()

@@ -3,6 +3,7 @@
  * The `p4ina` command: picks a subcommand and hands it the rest of argv.
  * Subcommands load lazily so `p4ina switch` never pays for the compiler.
  */
+import { stopOnParentDeath, watchLifeline } from '../run/lifeline.js';
 import { commands } from './commands.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -24,6 +25,9 @@ function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
   return `usage: p4ina <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun "p4ina <command> --help" for a command's options.\n`;
 }
+
+// A child of `p4ina demo` (or of the testbed runner) stops when its parent dies, however it dies.
+watchLifeline(stopOnParentDeath);
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -3,9 +3,12 @@
  * is spawned with piped output (kept, bounded, for reports and error
  * messages), and `stopAll` ends the live ones with SIGTERM, then SIGKILL after
  * a bounded grace period. A process 'exit' hook SIGKILLs whatever is left if
- * the demo dies without running its cleanup.
+ * the demo exits without running its cleanup, and each child has a lifeline
+ * (src/run/lifeline.ts) that makes it stop by itself when the demo dies
+ * without any hook running (kill -9).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { holdLifeline, withLifeline } from '../run/lifeline.js';
 
 /** Output kept per stream; a worker's report is one line, far below this. */
 const MAX_KEPT_CHARS = 1024 * 1024;
@@ -60,7 +63,8 @@ export class ChildGroup {
   /** Starts a child; rejects when it cannot be started at all (e.g. ENOENT). */
   spawn(request: SpawnRequest): Promise<TrackedChild> {
     return new Promise((resolve, reject) => {
-      const child = spawn(request.command, [...request.args], { stdio: ['ignore', 'pipe', 'pipe'], env: request.env ?? process.env });
+      const child = spawn(request.command, [...request.args], withLifeline(['ignore', 'pipe', 'pipe'], request.env ?? process.env));
+      holdLifeline(child.stdio[3]);
       let out = '';
       let err = '';
       let partial = '';

@@ -8,6 +8,8 @@ export const DEMO_ERROR_CODES = {
   compile: 'DEMO_COMPILE_FAILED',
   /** The switch process did not start or did not say where it listens. */
   switchStart: 'DEMO_SWITCH_FAILED',
+  /** The switch process exited while the demo still needed it. */
+  switchExited: 'DEMO_SWITCH_EXITED',
   /** A worker process failed or printed no report. */
   worker: 'DEMO_WORKER_FAILED',
   /** A step took longer than its bound. */

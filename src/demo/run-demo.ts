@@ -7,11 +7,13 @@
  *
  * Everything it starts — child processes, relay sockets, the controller's
  * gRPC channel, the temp directory — is released in `finally`, whether the
- * run worked, failed, or was aborted through `signal` (Ctrl-C).
+ * run worked, failed, or was aborted through `signal` (Ctrl-C). When the demo
+ * is killed outright (kill -9), its children stop by themselves (their
+ * lifelines, src/run/lifeline.ts); the temp directory is gone by then, as it
+ * is removed as soon as the switch is programmed, and one left by a demo
+ * killed earlier is removed by the next run (temp-dir.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { defineJob, parseTopology } from '../controller/index.js';
 import { Installer } from '../controller/install/index.js';
 import { P4inaError } from '../errors/p4ina-error.js';
@@ -26,7 +28,8 @@ import { freeTcpPorts, freeUdpPorts } from './free-ports.js';
 import { LossyRelay } from './lossy-relay.js';
 import { builtCliEntry, switchMlSource } from '../run/package-paths.js';
 import { SILENT_PROGRESS, type Progress } from './progress.js';
-import { startSwitchProcess } from './switch-process.js';
+import { startSwitchProcess, switchExitError, whenSwitchExits } from './switch-process.js';
+import { makeDemoTempDir } from './temp-dir.js';
 import { runWorkers } from './worker-runs.js';
 
 export interface DemoHooks {
@@ -81,7 +84,7 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
   const group = hooks.children ?? new ChildGroup();
   const signal = hooks.signal;
   const elements = options.tensorBytes / 4;
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'p4ina-demo-'));
+  const tmp = makeDemoTempDir();
   const relays: LossyRelay[] = [];
   const rows: DemoRow[] = [];
   try {
@@ -96,10 +99,18 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
     interrupted(signal);
 
     progress.update(`programming the switch at ${sw.grpcAddress} over P4Runtime`);
-    await programSwitch(hosts, sw.grpcAddress, program, options.poolSize);
+    try {
+      await programSwitch(hosts, sw.grpcAddress, program, options.poolSize);
+    } catch (err) {
+      throw switchExitError(sw.child, 'while the controller programmed it') ?? err;
+    }
     interrupted(signal);
+    // Nothing reads the program's files any more (the switch and the controller have them): a demo
+    // killed from here on leaves no temp dir behind.
+    rmSync(tmp, { recursive: true, force: true });
 
-    const run = async (algorithm: DemoAlgorithm, argvByRank: string[][], niceness = 0): Promise<DemoRow> => {
+    /** SwitchML needs the switch all along; the ring does not use it. */
+    const run = async (algorithm: DemoAlgorithm, argvByRank: string[][], niceness = 0, needsSwitch = false): Promise<DemoRow> => {
       const label = `${algorithm}: ${hosts.length} workers × ${elements} floats`;
       let stage = `${label}: running`;
       const started = Date.now();
@@ -108,15 +119,23 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
       const heartbeat = setInterval(() => progress.update(stage, elapsed()), 1000);
       try {
         await hooks.onRun?.({ algorithm, phase: 'start', switchProcess: sw.child });
-        const outcomes = await runWorkers(group, {
-          label: algorithm,
-          cliEntry,
-          argvByRank,
-          timeoutMs: options.runTimeoutMs,
-          signal,
-          niceness,
-          onProgress: (done, total) => progress.update((stage = `${label}: ${done}/${total} workers done`), elapsed()),
-        });
+        const during = `while ${algorithm}'s workers were running`;
+        let outcomes;
+        try {
+          outcomes = await runWorkers(group, {
+            label: algorithm,
+            cliEntry,
+            argvByRank,
+            timeoutMs: options.runTimeoutMs,
+            signal,
+            niceness,
+            fatal: needsSwitch ? whenSwitchExits(sw.child, during) : undefined,
+            onProgress: (done, total) => progress.update((stage = `${label}: ${done}/${total} workers done`), elapsed()),
+          });
+        } catch (err) {
+          // Workers that failed because the switch died: the switch's exit is the news.
+          throw (needsSwitch && !signal?.aborted ? switchExitError(sw.child, during) : undefined) ?? err;
+        }
         await hooks.onRun?.({ algorithm, phase: 'end', switchProcess: sw.child });
         return summariseRun(algorithm, options.tensorBytes, outcomes);
       } catch (err) {
@@ -133,6 +152,7 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
         'switchml',
         hosts.map((h, rank) => [...switchMlAgentArgs(h, wires[rank]!, switchMlRun), ...(hooks.extraSwitchMlArgs?.(rank) ?? [])]),
         SWITCHML_WORKER_NICENESS,
+        true,
       ),
     );
     const tcpPorts = await freeTcpPorts(hosts.length);

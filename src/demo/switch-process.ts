@@ -4,7 +4,7 @@
  * P4Runtime server listens. Waiting for that line is bounded; a switch that
  * exits first, or never says, is a DEMO_SWITCH_FAILED with its stderr.
  */
-import type { ChildGroup, TrackedChild } from './child-group.js';
+import type { ChildExit, ChildGroup, TrackedChild } from './child-group.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 
 export interface SwitchProcess {
@@ -52,4 +52,30 @@ export async function startSwitchProcess(
   const stderr = child.stderr().trim().split('\n').slice(-15).join('\n');
   const why = 'exit' in outcome ? `it exited (code ${outcome.exit.code ?? outcome.exit.signal})` : `it did not say where it listens within ${args.startTimeoutMs} ms`;
   throw new DemoError(DEMO_ERROR_CODES.switchStart, `the switch did not start: ${why}${stderr ? `\n${stderr}` : ''}`);
+}
+
+/** "code 1", "signal SIGKILL". */
+export function describeExit(exit: ChildExit): string {
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code ?? '?'}`;
+}
+
+/**
+ * The error for a switch that exited while the demo still needed it, or
+ * undefined while it runs. A switch that died of a signal printed nothing
+ * worth showing; one that exited by itself says why on stderr.
+ */
+export function switchExitError(child: TrackedChild, during: string): DemoError | undefined {
+  const exit = child.exit();
+  if (!exit) return undefined;
+  const stderr = exit.signal ? '' : child.stderr().trim().split('\n').slice(-5).join('\n');
+  return new DemoError(DEMO_ERROR_CODES.switchExited, `the switch exited with ${describeExit(exit)} ${during}${stderr ? `\n${stderr}` : ''}`);
+}
+
+/** Rejects with switchExitError as soon as the switch exits; never resolves. Unobserved rejections are ignored. */
+export function whenSwitchExits(child: TrackedChild, during: string): Promise<never> {
+  const exited = child.exited.then(() => {
+    throw switchExitError(child, during)!;
+  });
+  exited.catch(() => {});
+  return exited;
 }

@@ -20,6 +20,12 @@ export interface WorkerRunRequest {
   readonly onProgress?: (done: number, total: number) => void;
   /** Niceness the workers get above this process's (0: the same); see run-demo.ts for why SwitchML's get more. */
   readonly niceness?: number;
+  /**
+   * Rejects when the run cannot go on whatever the workers do (the switch
+   * they talk to exited): the run stops at once with that error instead of
+   * waiting for the workers to give up or for the deadline.
+   */
+  readonly fatal?: Promise<never>;
 }
 
 export function lastLines(text: string, count: number): string {
@@ -63,6 +69,7 @@ export async function runWorkers(group: ChildGroup, request: WorkerRunRequest): 
         }),
       );
       timer = setTimeout(() => reject(new DemoError(DEMO_ERROR_CODES.timeout, `${request.label}: the workers did not finish within ${request.timeoutMs / 1000} s`)), request.timeoutMs);
+      request.fatal?.catch((err: unknown) => reject(err));
       onAbort = () => reject(new DemoError(DEMO_ERROR_CODES.interrupted, `${request.label}: interrupted`));
       if (request.signal?.aborted) onAbort();
       else request.signal?.addEventListener('abort', onAbort, { once: true });
