@@ -37,6 +37,9 @@ const bit<4> SWITCHML_VERSION = 1;
 const bit<4> SWITCHML_MSG_UPDATE = 1;                /* worker -> switch */
 const bit<4> SWITCHML_MSG_RESULT = 2;                /* switch -> the job's workers, multicast */
 const bit<4> SWITCHML_MSG_RETRANSMITTED_RESULT = 3;  /* switch -> one worker, unicast */
+/* An UPDATE a worker has retransmitted several times without an answer: it
+ * may take over a slot copy that is filling another round (docs/wire.md §4). */
+const bit<4> SWITCHML_MSG_RECOVERY_UPDATE = 4;       /* worker -> switch */
 
 /* Bytes of the SwitchML header without its values, and of a whole UDP
  * datagram (UDP header, SwitchML header, values) the switch accepts. */

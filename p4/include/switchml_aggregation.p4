@@ -20,6 +20,17 @@
  * one per operation). A late packet therefore cannot open a round that the
  * real one would then find occupied.
  *
+ * A copy filling a round nobody will finish (a stray or forged update, an
+ * aborted operation) is taken over, so that it cannot block the job:
+ * - by an update of a newer round: workers send a slot's next round only
+ *   after its previous result, so a real newer round never meets a real
+ *   older one still filling;
+ * - by a RECOVERY_UPDATE of any other round: a worker sends its update so
+ *   after several retransmissions without an answer (for a one-worker job,
+ *   also a complete copy of an older round).
+ * Taking over discards the partial sums; the contributors of a real round
+ * retransmit, so results stay exact (docs/p4-programs.md §3, "Recovery").
+ *
  * Configuration (SWITCHML_SLOTS, SWITCHML_MAX_JOBS), counter codes and the
  * metadata: switchml_config.p4.
  */
@@ -91,11 +102,13 @@ control SwitchMLAggregation(inout headers_t hdr,
         sml.check_source = 0;
     }
 
-    /* As accept_worker, and the update's IPv4 source must be src_addr. */
-    action accept_worker_from(bit<32> bitmap_bit, bit<32> src_addr) {
+    /* As accept_worker, and the update must come from IPv4 source src_addr
+     * and UDP source port src_port: the worker's own address. */
+    action accept_worker_from(bit<32> bitmap_bit, bit<32> src_addr, bit<16> src_port) {
         sml.worker_bit = bitmap_bit;
         sml.check_source = 1;
         sml.expected_source = src_addr;
+        sml.expected_port = src_port;
     }
 
     action unknown_worker() {
@@ -120,11 +133,17 @@ control SwitchMLAggregation(inout headers_t hdr,
         sml.drop_reason = 0;
         sml.contributed = 0;
         sml.send_result = 0;
+        sml.recovery = 0;
+        sml.start_round = 0;
+        sml.takeover = 0;
+        if (hdr.switchml.msg_type == SWITCHML_MSG_RECOVERY_UPDATE) {
+            sml.recovery = 1;
+        }
 
         /* 1. Is this an update we can add, for a job and worker we know? */
         if (hdr.switchml.version != SWITCHML_VERSION) {
             sml.drop_reason = SWITCHML_DROP_BAD_VERSION;
-        } else if (hdr.switchml.msg_type != SWITCHML_MSG_UPDATE) {
+        } else if (hdr.switchml.msg_type != SWITCHML_MSG_UPDATE && sml.recovery == 0) {
             sml.drop_reason = SWITCHML_DROP_BAD_MESSAGE_TYPE;
         } else if (hdr.switchml.elem_count != SWITCHML_ELEMENTS) {
             sml.drop_reason = SWITCHML_DROP_BAD_ELEMENT_COUNT;
@@ -144,7 +163,8 @@ control SwitchMLAggregation(inout headers_t hdr,
                 } else {
                     workers.apply();
                     if (sml.drop_reason == 0 && sml.check_source == 1
-                            && hdr.ipv4.src_addr != sml.expected_source) {
+                            && (hdr.ipv4.src_addr != sml.expected_source
+                                || hdr.udp.src_port != sml.expected_port)) {
                         sml.drop_reason = SWITCHML_DROP_WRONG_SOURCE;
                     }
                 }
@@ -160,11 +180,16 @@ control SwitchMLAggregation(inout headers_t hdr,
             remaining.read(sml.remaining, sml.cell);
             round_tsi.read(sml.round_tsi, sml.cell);
             round_epoch.read(sml.round_epoch, sml.cell);
-            /* Epochs go up by one per operation (mod 256): 1..127 behind is older. */
             sml.epoch_age = sml.round_epoch - hdr.switchml.epoch;
             sml.same_round = 0;
             if (hdr.switchml.tsi == sml.round_tsi && sml.epoch_age == 0) {
                 sml.same_round = 1;
+            }
+            /* Epochs go up by one per operation (mod 256): 1..127 behind is older. */
+            sml.older = 0;
+            if ((sml.epoch_age != 0 && sml.epoch_age < 128)
+                    || (sml.epoch_age == 0 && hdr.switchml.tsi < sml.round_tsi)) {
+                sml.older = 1;
             }
 
             if (sml.remaining == 0) {
@@ -186,26 +211,30 @@ control SwitchMLAggregation(inout headers_t hdr,
                     hdr.udp.checksum = 0;
                     standard_metadata.egress_spec = standard_metadata.ingress_port;
                     switchml_outcomes.count(SWITCHML_OUTCOME_RETRANSMITTED);
-                } else if (sml.seen != 0
-                           && ((sml.epoch_age != 0 && sml.epoch_age < 128)
-                               || (sml.epoch_age == 0 && hdr.switchml.tsi < sml.round_tsi))) {
-                    /* A late packet of an earlier round: starting a round with
-                     * it would block the copy (seen == 0: never used). */
-                    sml.drop_reason = SWITCHML_DROP_STALE;
+                } else if (sml.seen != 0 && sml.older == 1) {
+                    if (sml.recovery == 1 && sml.worker_count == 1) {
+                        /* The job's only worker cannot be waiting for this
+                         * complete round's result: a stray one. */
+                        sml.start_round = 1;
+                        sml.takeover = 1;
+                    } else {
+                        /* A late packet of an earlier round: starting a round
+                         * with it would block the copy (seen == 0: never used). */
+                        sml.drop_reason = SWITCHML_DROP_STALE;
+                    }
                 } else {
-                    /* The first contribution of a new round writes. */
-                    sml.remaining = sml.worker_count - 1;
-                    seen.write(sml.cell, sml.worker_bit);
-                    remaining.write(sml.cell, sml.remaining);
-                    round_tsi.write(sml.cell, hdr.switchml.tsi);
-                    round_epoch.write(sml.cell, hdr.switchml.epoch);
-                    exponent_max.write(sml.cell, (bit<8>)hdr.switchml.exponent);
-                    SWITCHML_FOR_EACH_VALUE(SWITCHML_STORE_VALUE)
-                    sml.contributed = 1;
+                    sml.start_round = 1;
                 }
             } else if (sml.same_round == 0) {
-                /* The copy is filling another round: a late packet. */
-                sml.drop_reason = SWITCHML_DROP_STALE;
+                if (sml.older == 0 || sml.recovery == 1) {
+                    /* The copy is filling a round that cannot be real, or that
+                     * was abandoned: start this packet's round over it. */
+                    sml.start_round = 1;
+                    sml.takeover = 1;
+                } else {
+                    /* A late packet of an earlier round. */
+                    sml.drop_reason = SWITCHML_DROP_STALE;
+                }
             } else if ((sml.seen & sml.worker_bit) != 0) {
                 /* Already counted; the round is not complete, so there is
                  * nothing to answer yet. */
@@ -224,6 +253,21 @@ control SwitchMLAggregation(inout headers_t hdr,
                 }
                 SWITCHML_FOR_EACH_VALUE(SWITCHML_ADD_VALUE)
                 sml.contributed = 1;
+            }
+
+            if (sml.start_round == 1) {
+                /* The first contribution of a new round writes. */
+                sml.remaining = sml.worker_count - 1;
+                seen.write(sml.cell, sml.worker_bit);
+                remaining.write(sml.cell, sml.remaining);
+                round_tsi.write(sml.cell, hdr.switchml.tsi);
+                round_epoch.write(sml.cell, hdr.switchml.epoch);
+                exponent_max.write(sml.cell, (bit<8>)hdr.switchml.exponent);
+                SWITCHML_FOR_EACH_VALUE(SWITCHML_STORE_VALUE)
+                sml.contributed = 1;
+                if (sml.takeover == 1) {
+                    switchml_outcomes.count(SWITCHML_OUTCOME_TAKEOVER);
+                }
             }
         }
 

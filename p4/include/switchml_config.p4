@@ -47,7 +47,8 @@ const bit<8> SWITCHML_DROP_STALE = 12;
 const bit<32> SWITCHML_OUTCOME_AGGREGATED = 1;     /* added; the round is not complete yet */
 const bit<32> SWITCHML_OUTCOME_RESULT = 2;         /* completed the round: RESULT multicast */
 const bit<32> SWITCHML_OUTCOME_RETRANSMITTED = 3;  /* stored result sent back by unicast */
-#define SWITCHML_OUTCOMES 4
+const bit<32> SWITCHML_OUTCOME_TAKEOVER = 4;       /* restarted a copy that was filling another round */
+#define SWITCHML_OUTCOMES 8
 
 /* IPv4 TTL of the packets the switch sends as their source. */
 const bit<8> SWITCHML_RESULT_TTL = 64;
@@ -60,7 +61,9 @@ struct switchml_metadata_t {
     bit<16> mcast_group;
     bit<32> worker_bit;         /* from workers */
     bit<1>  check_source;
-    bit<32> expected_source;
+    bit<32> expected_source;    /* IPv4 source address */
+    bit<16> expected_port;      /* UDP source port */
+    bit<1>  recovery;           /* a RECOVERY_UPDATE */
     bit<32> cell;               /* register index of this slot copy */
     bit<32> value_base;         /* cell * SWITCHML_ELEMENTS: index of value 0 in `values` */
     bit<32> seen;               /* the copy's registers as this packet found them */
@@ -70,6 +73,9 @@ struct switchml_metadata_t {
     bit<8>  exponent_max;
     bit<8>  epoch_age;          /* round_epoch - the packet's epoch, mod 256 */
     bit<1>  same_round;         /* the packet's (tsi, epoch) is the copy's round */
+    bit<1>  older;              /* the packet's round is older than the copy's */
+    bit<1>  start_round;        /* this packet starts a new round in the copy */
+    bit<1>  takeover;           /* ... abandoning the round the copy was filling */
     bit<1>  contributed;        /* this packet was added into the copy */
     bit<32> scratch;            /* one stored value on its way to or from the packet */
     bit<16> reply_port;

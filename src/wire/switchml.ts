@@ -31,6 +31,12 @@ export const SwitchMlMessageType = {
   RESULT: 2,
   /** Switch → one worker (unicast): the stored sum, answering an update for a slot already complete. */
   RETRANSMITTED_RESULT: 3,
+  /**
+   * Worker → switch: an UPDATE retransmitted several times without an answer.
+   * The switch handles it as an UPDATE, except that it may take over a slot
+   * copy that is filling another round (docs/p4-programs.md §3, "Recovery").
+   */
+  RECOVERY_UPDATE: 4,
 } as const;
 export type SwitchMlMessageType = (typeof SwitchMlMessageType)[keyof typeof SwitchMlMessageType];
 
@@ -77,7 +83,7 @@ export function switchMlLength(elementCount: number): number {
 export function encodeSwitchMlHeader(buf: Buffer, offset: number, fields: SwitchMlHeaderFields): number {
   requireUint(fields.elementCount, 16, 'elementCount');
   requireRoom(buf, offset, switchMlLength(fields.elementCount), `a SwitchML packet of ${fields.elementCount} values`);
-  requireRange(fields.messageType, SwitchMlMessageType.UPDATE, SwitchMlMessageType.RETRANSMITTED_RESULT, 'messageType');
+  requireRange(fields.messageType, SwitchMlMessageType.UPDATE, SwitchMlMessageType.RECOVERY_UPDATE, 'messageType');
   requireRange(fields.workerId, 0, SWITCHML_MAX_WORKERS - 1, 'workerId');
   requireUint(fields.jobId, 16, 'jobId');
   requireUint(fields.tsi, 32, 'tsi');
@@ -117,8 +123,8 @@ export function decodeSwitchMl(buf: Buffer, offset = 0, end = buf.length): Decod
     return wireError(WireErrorCode.SWITCHML_BAD_VERSION, offset, `SwitchML header version ${version}; this code speaks version ${SWITCHML_VERSION}`);
   }
   const messageType = buf[offset]! & 0x0f;
-  if (messageType < SwitchMlMessageType.UPDATE || messageType > SwitchMlMessageType.RETRANSMITTED_RESULT) {
-    return wireError(WireErrorCode.SWITCHML_BAD_MESSAGE_TYPE, offset, `SwitchML message type ${messageType} is not 1 (update), 2 (result) or 3 (retransmitted result)`);
+  if (messageType < SwitchMlMessageType.UPDATE || messageType > SwitchMlMessageType.RECOVERY_UPDATE) {
+    return wireError(WireErrorCode.SWITCHML_BAD_MESSAGE_TYPE, offset, `SwitchML message type ${messageType} is not 1 (update), 2 (result), 3 (retransmitted result) or 4 (recovery update)`);
   }
   const workerId = buf[offset + 1]!;
   if (workerId >= SWITCHML_MAX_WORKERS) {

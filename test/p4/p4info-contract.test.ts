@@ -61,7 +61,7 @@ const SWITCHML_TABLES: Record<string, TableSpec> = {
     keys: [['job_id', 'EXACT', 16], ['worker_id', 'EXACT', 8]],
     actions: {
       'ingress.switchml.accept_worker': [['bitmap_bit', 32]],
-      'ingress.switchml.accept_worker_from': [['bitmap_bit', 32], ['src_addr', 32]],
+      'ingress.switchml.accept_worker_from': [['bitmap_bit', 32], ['src_addr', 32], ['src_port', 16]],
       'ingress.switchml.unknown_worker': [],
     },
     defaultOnly: ['ingress.switchml.unknown_worker'],
@@ -82,7 +82,7 @@ const SWITCHML_TABLES: Record<string, TableSpec> = {
 const FORWARDING_COUNTERS: Record<string, number> = { 'ingress.forwarding.forwarding_drops': 4 };
 const SWITCHML_COUNTERS: Record<string, number> = {
   'ingress.switchml.switchml_drops': 16,
-  'ingress.switchml.switchml_outcomes': 4,
+  'ingress.switchml.switchml_outcomes': 8,
   'egress.result_rewrite_misses': 1,
 };
 

@@ -121,7 +121,8 @@ describe('SwitchML header', () => {
     expect(decodeSwitchMl(Buffer.concat([good, Buffer.alloc(1)]))).toMatchObject({ ok: false, code: WireErrorCode.SWITCHML_LENGTH_MISMATCH });
     expect(at((b) => (b[0] = 0x21))).toMatchObject({ ok: false, code: WireErrorCode.SWITCHML_BAD_VERSION });
     expect(at((b) => (b[0] = 0x10))).toMatchObject({ ok: false, code: WireErrorCode.SWITCHML_BAD_MESSAGE_TYPE });
-    expect(at((b) => (b[0] = 0x14))).toMatchObject({ ok: false, code: WireErrorCode.SWITCHML_BAD_MESSAGE_TYPE });
+    expect(at((b) => (b[0] = 0x15))).toMatchObject({ ok: false, code: WireErrorCode.SWITCHML_BAD_MESSAGE_TYPE });
+    expect(at((b) => (b[0] = 0x14))).toMatchObject({ ok: true, messageType: SwitchMlMessageType.RECOVERY_UPDATE });
     expect(at((b) => (b[1] = 32))).toMatchObject({ ok: false, code: WireErrorCode.SWITCHML_BAD_WORKER_ID, offset: 1 });
     expect(at((b) => b.writeUInt16BE(0xffff, 10))).toMatchObject({ ok: false, code: WireErrorCode.SWITCHML_TRUNCATED });
     // Offset into a larger buffer: the error offset is absolute.
@@ -144,7 +145,7 @@ describe('SwitchML header', () => {
       { exponent: -129 },
       { epoch: 256 },
       { messageType: 0 },
-      { messageType: 4 },
+      { messageType: 5 },
       { elementCount: 0x10000 },
     ]) {
       expect(() => encodeSwitchMl(buf, 0, { ...sample, ...bad } as SwitchMlFields)).toThrow(RangeError);

@@ -8,7 +8,7 @@
 export type SwitchMlDropReason =
   /** Version ≠ 1 (P4 code 1). */
   | 'badVersion'
-  /** Not an UPDATE (2). */
+  /** Neither an UPDATE nor a RECOVERY_UPDATE (2). */
   | 'notUpdate'
   /** `elem_count` ≠ the compiled count (3). */
   | 'badElementCount'
@@ -24,7 +24,7 @@ export type SwitchMlDropReason =
   | 'slotBeyondRegisters'
   /** No workers entry for (job, worker) (9). */
   | 'unknownWorker'
-  /** The worker entry checks the IPv4 source and it differs (10). */
+  /** The worker entry checks the IPv4 source and UDP source port, and one differs (10). */
   | 'wrongSource'
   /** A retransmission for a copy whose round is still filling (11). */
   | 'incompleteRetransmission'
@@ -47,13 +47,19 @@ export const SWITCHML_DROP_CODES: Readonly<Record<SwitchMlDropReason, number>> =
   stale: 12,
 });
 
-export type SwitchMlOutcome = 'aggregated' | 'results' | 'retransmittedResults';
+/**
+ * `takeovers` counts updates that started their round over a copy that was
+ * filling another one (docs/p4-programs.md §3, "Recovery"); each is also
+ * counted as `aggregated` or `results`.
+ */
+export type SwitchMlOutcome = 'aggregated' | 'results' | 'retransmittedResults' | 'takeovers';
 
 /** `switchml_outcomes` index of each outcome. */
 export const SWITCHML_OUTCOME_CODES: Readonly<Record<SwitchMlOutcome, number>> = Object.freeze({
   aggregated: 1,
   results: 2,
   retransmittedResults: 3,
+  takeovers: 4,
 });
 
 export type SwitchMlSwitchCounters = Record<SwitchMlDropReason | SwitchMlOutcome, number>;

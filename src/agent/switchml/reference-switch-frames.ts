@@ -61,7 +61,7 @@ export class ReferenceSwitchFrames {
     const ipOffset = parsed.ethernet.payloadOffset;
     if (!ipv4ChecksumValid(frame, ipOffset, parsed.ipv4.headerLength)) return undefined;
     if (parsed.ipv4.dstIp !== this.switchAddress.ip || inaProtocolForPort(parsed.udp.dstPort) !== 'switchml') return undefined;
-    const verdict = this.model.process(frame, parsed.payloadOffset, parsed.payloadLength, { sourceIp: parsed.ipv4.srcIp });
+    const verdict = this.model.process(frame, parsed.payloadOffset, parsed.payloadLength, { sourceIp: parsed.ipv4.srcIp, sourcePort: parsed.udp.srcPort });
     const udpOffset = ipOffset + parsed.ipv4.headerLength;
     const reply = (packet: Buffer, dst: { mac: number; ip: number; udpPort: number }): Buffer => {
       const out = Buffer.from(frame);

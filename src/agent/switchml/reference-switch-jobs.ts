@@ -4,7 +4,8 @@
  * with its bitmap bit). Checked when installed, so that a test cannot build a
  * configuration our controller would refuse (overlapping slot ranges, a range
  * past the registers, more than 32 workers). A job may also name each
- * worker's IPv4 source, as the controller's `accept_worker_from` entries do.
+ * worker's IPv4 source and UDP source port, as the controller's
+ * `accept_worker_from` entries do.
  */
 import { MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../../wire/index.js';
 
@@ -22,6 +23,8 @@ export interface ReferenceJobConfig {
    * `workerIds`, as `accept_worker_from` checks it; undefined: not checked.
    */
   readonly sources?: readonly number[];
+  /** With `sources`: the UDP source port of each worker, in the same order (required with `sources`). */
+  readonly sourcePorts?: readonly number[];
 }
 
 export interface ReferenceJob {
@@ -32,8 +35,8 @@ export interface ReferenceJob {
   readonly workerIds: readonly number[];
   /** worker id → bitmap bit. */
   readonly bits: ReadonlyMap<number, number>;
-  /** worker id → the IPv4 source its updates must come from; undefined: no check. */
-  readonly sources: ReadonlyMap<number, number> | undefined;
+  /** worker id → the IPv4 source and UDP source port its updates must come from; undefined: no check. */
+  readonly sources: ReadonlyMap<number, { readonly ip: number; readonly port: number }> | undefined;
 }
 
 function integerIn(value: number, min: number, max: number, what: string): void {
@@ -57,7 +60,11 @@ export function registerJob(config: ReferenceJobConfig, installed: ReadonlyMap<n
   if (config.sources !== undefined && config.sources.length !== ids.length) {
     throw new RangeError(`job ${config.jobId} names ${config.sources.length} sources for ${ids.length} workers`);
   }
-  const sources = config.sources === undefined ? undefined : new Map(ids.map((id, i) => [id, config.sources![i]! >>> 0]));
+  if (config.sources !== undefined && config.sourcePorts?.length !== ids.length) {
+    throw new RangeError(`job ${config.jobId} checks sources: it needs a UDP source port for each of its ${ids.length} workers`);
+  }
+  for (const port of config.sourcePorts ?? []) integerIn(port, 0, 0xffff, `job ${config.jobId} source port`);
+  const sources = config.sources === undefined ? undefined : new Map(ids.map((id, i) => [id, { ip: config.sources![i]! >>> 0, port: config.sourcePorts![i]! }]));
   for (const other of installed.values()) {
     if (config.slotBase < other.slotBase + other.poolSize && other.slotBase < config.slotBase + config.poolSize) {
       throw new RangeError(

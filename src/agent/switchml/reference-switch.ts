@@ -11,15 +11,15 @@
  * The checks, in the program's order; the first that fails drops the packet
  * and counts its reason (reference-switch-drops.ts has the P4 codes):
  * 1. Header: fewer than 14 bytes → `malformed`; `version` ≠ 1 → `badVersion`
- *    (another layout must not be added into a slot); not an UPDATE →
- *    `notUpdate` (results are made by the switch); `elem_count` ≠ the
+ *    (another layout must not be added into a slot); neither an UPDATE nor a
+ *    RECOVERY_UPDATE → `notUpdate` (results are made by the switch); `elem_count` ≠ the
  *    compiled count → `badElementCount`; the values cut short → `malformed`;
  *    bytes after them → `badLength`.
  * 2. Job table: unknown → `unknownJob`; `slot` ≥ pool size → `slotOutOfRange`
  *    (what keeps jobs out of each other's cells); base + slot past the
  *    registers → `slotBeyondRegisters`.
  * 3. Worker table: unknown (job, worker) → `unknownWorker`; a source check
- *    that fails → `wrongSource`.
+ *    (IPv4 source and UDP source port) that fails → `wrongSource`.
  * 4. The slot copy (cell 2·(base + slot) + set). "Same round": the packet's
  *    tsi and epoch equal the copy's `roundTsi`/`roundEpoch`. "Its bit": the
  *    worker's bit is in `seen`. "Older": the same epoch and a smaller tsi, or
@@ -27,12 +27,16 @@
  *    - complete (`remaining` 0), same round, its bit → a RETRANSMITTED_RESULT
  *      with the stored sums and maximum exponent, back to the sender only;
  *    - complete and used before (`seen` ≠ 0), older → `stale`: a late packet
- *      must not open a round that the real one would find occupied;
+ *      must not open a round that the real one would find occupied; but a
+ *      RECOVERY_UPDATE of a one-worker job takes it over (`takeovers`);
  *    - otherwise complete or never used → a new round: `seen` = its bit,
  *      `remaining` = n − 1, round = the packet's (tsi, epoch), its exponent and
  *      values **written** (no register reset is ever needed, which BMv2 could
  *      not do over P4Runtime); a RESULT at once when n = 1;
- *    - filling, another round → `stale`; filling, same round, its bit →
+ *    - filling, another round that is not older, or any other round when the
+ *      packet is a RECOVERY_UPDATE → a takeover: a new round as above over
+ *      the abandoned one (counted in `takeovers` too);
+ *    - filling, another round, older → `stale`; filling, same round, its bit →
  *      `incompleteRetransmission` (the RESULT will come by multicast);
  *    - filling, same round, a new bit → its values added (int32, wrapping as
  *      bit<32> does), the larger exponent kept, `remaining` − 1; at 0 a RESULT.
@@ -67,8 +71,9 @@ export interface ReferenceSwitchOptions {
 
 /** What the harness knows about a packet beyond its UDP payload. */
 export interface ReferencePacketContext {
-  /** The IPv4 source, for workers whose entry checks it. */
+  /** The IPv4 source and UDP source port, for workers whose entry checks them. */
   readonly sourceIp?: number;
+  readonly sourcePort?: number;
 }
 
 /** The header fields the rules read, at their byte offsets in the payload. */
@@ -80,6 +85,7 @@ interface UpdateHeader {
   readonly slot: number;
   readonly exponent: number;
   readonly epoch: number;
+  readonly recovery: boolean;
 }
 
 export class ReferenceSwitchMl {
@@ -125,7 +131,8 @@ export class ReferenceSwitchMl {
   process(buf: Buffer, offset = 0, length = buf.length - offset, context: ReferencePacketContext = {}): SwitchMlVerdict {
     if (length < SWITCHML_HEADER_LENGTH) return this.drop('malformed');
     if (buf[offset]! >>> 4 !== SWITCHML_VERSION) return this.drop('badVersion');
-    if ((buf[offset]! & 0x0f) !== SwitchMlMessageType.UPDATE) return this.drop('notUpdate');
+    const messageType = buf[offset]! & 0x0f;
+    if (messageType !== SwitchMlMessageType.UPDATE && messageType !== SwitchMlMessageType.RECOVERY_UPDATE) return this.drop('notUpdate');
     const elements = this.registers.elementsPerPacket;
     if (buf.readUInt16BE(offset + 10) !== elements) return this.drop('badElementCount');
     const byteLength = SWITCHML_HEADER_LENGTH + 4 * elements;
@@ -140,6 +147,7 @@ export class ReferenceSwitchMl {
       slot: poolIndex & 0x7fff,
       exponent: buf.readInt8(offset + 12),
       epoch: buf[offset + 13]!,
+      recovery: messageType === SwitchMlMessageType.RECOVERY_UPDATE,
     };
     const job = this.jobs.get(h.jobId);
     if (!job) return this.drop('unknownJob');
@@ -148,7 +156,7 @@ export class ReferenceSwitchMl {
     const bit = job.bits.get(h.workerId);
     if (bit === undefined) return this.drop('unknownWorker');
     const source = job.sources?.get(h.workerId);
-    if (source !== undefined && context.sourceIp !== source) return this.drop('wrongSource');
+    if (source !== undefined && (context.sourceIp !== source.ip || context.sourcePort !== source.port)) return this.drop('wrongSource');
     return this.aggregate(job, bit, h, buf.subarray(offset, offset + length));
   }
 
@@ -159,22 +167,25 @@ export class ReferenceSwitchMl {
     const epochAge = (r.roundEpoch[cell]! - h.epoch) & 0xff;
     const sameRound = h.tsi === r.roundTsi[cell] && epochAge === 0;
     const hasBit = (seen & bit) !== 0;
+    const older = (epochAge !== 0 && epochAge < 128) || (epochAge === 0 && h.tsi < r.roundTsi[cell]!);
+    let startRound = false;
     if (r.remaining[cell] === 0) {
       if (sameRound && hasBit) {
         this.counters.retransmittedResults++;
         return { action: 'unicast', jobId: job.jobId, workerId: h.workerId, packet: this.resultPacket(packet, cell, SwitchMlMessageType.RETRANSMITTED_RESULT) };
       }
-      const older = (epochAge !== 0 && epochAge < 128) || (epochAge === 0 && h.tsi < r.roundTsi[cell]!);
-      if (seen !== 0 && older) return this.drop('stale');
-      // The first contribution of a new round writes.
-      r.bitmap[cell] = bit;
-      r.remaining[cell] = job.numWorkers - 1;
-      r.roundTsi[cell] = h.tsi;
-      r.roundEpoch[cell] = h.epoch;
-      r.exponent[cell] = h.exponent;
-      r.valuesOf(cell).set(readValues(packet, r.elementsPerPacket));
+      if (seen !== 0 && older) {
+        // Only a one-worker job's worker may take over a complete round: nobody else can need its result.
+        if (!h.recovery || job.numWorkers !== 1) return this.drop('stale');
+        this.counters.takeovers++;
+      }
+      startRound = true;
+    } else if (!sameRound) {
+      // A copy filling a round nobody will finish: a newer round, or a worker that has waited too long, takes it over.
+      if (older && !h.recovery) return this.drop('stale');
+      startRound = true;
+      this.counters.takeovers++;
     } else {
-      if (!sameRound) return this.drop('stale');
       if (hasBit) return this.drop('incompleteRetransmission');
       r.bitmap[cell] = (seen | bit) >>> 0;
       r.remaining[cell]!--;
@@ -182,6 +193,15 @@ export class ReferenceSwitchMl {
       const stored = r.valuesOf(cell);
       const values = readValues(packet, r.elementsPerPacket);
       for (let i = 0; i < stored.length; i++) stored[i] = (stored[i]! + values[i]!) | 0;
+    }
+    if (startRound) {
+      // The first contribution of a new round writes.
+      r.bitmap[cell] = bit;
+      r.remaining[cell] = job.numWorkers - 1;
+      r.roundTsi[cell] = h.tsi;
+      r.roundEpoch[cell] = h.epoch;
+      r.exponent[cell] = h.exponent;
+      r.valuesOf(cell).set(readValues(packet, r.elementsPerPacket));
     }
     if (r.remaining[cell] !== 0) {
       this.counters.aggregated++;

@@ -141,7 +141,7 @@ export class SwitchMlOperation {
     c.messagesReceived++;
     const { options } = this.inputs;
     const p = decodeSwitchMl(buf, offset, offset + length);
-    if (!p.ok || p.messageType === SwitchMlMessageType.UPDATE || p.jobId !== options.jobId || p.elementCount !== options.elementsPerPacket) {
+    if (!p.ok || p.messageType === SwitchMlMessageType.UPDATE || p.messageType === SwitchMlMessageType.RECOVERY_UPDATE || p.jobId !== options.jobId || p.elementCount !== options.elementsPerPacket) {
       c.ignored++;
       return;
     }
@@ -236,6 +236,12 @@ export class SwitchMlOperation {
       );
     }
     this.counters.retransmissions++;
+    if (this.timers.attemptsOf(slot) >= this.inputs.options.recoverAfter) {
+      // Long unanswered: the slot copy may hold a round nobody will finish. Ask the switch to take it over.
+      const buf = this.inputs.packets[slot]!;
+      buf[0] = (buf[0]! & 0xf0) | SwitchMlMessageType.RECOVERY_UPDATE;
+      this.counters.recoveryUpdates++;
+    }
     this.transmit(slot);
     if (!this.finished) this.timers.retransmitted(slot);
   }
@@ -293,6 +299,7 @@ export class SwitchMlOperation {
         staleResults: c.staleResults,
         ignored: c.ignored,
         spuriousRetransmissions: c.spuriousRetransmissions,
+        recoveryUpdates: c.recoveryUpdates,
         rtoMs: this.inputs.rtt.rtoMs,
         srttMs: this.inputs.rtt.srttMs,
         rttVarMs: this.inputs.rtt.rttVarMs,

@@ -19,6 +19,9 @@
  * - **Mininet** (`SWITCHML_MININET_TIMING`): veths and network namespaces add
  *   latency, and BMv2 forwards far fewer packets per second than the emulator
  *   on loopback: a first timeout of 50 ms, a floor of 10 ms, a higher ceiling.
+ * From a packet's third retransmission on (`recoverAfter` 2), it goes as a
+ * RECOVERY_UPDATE: a slot copy blocked by a stray round is then taken over
+ * after ~140 ms (loopback) instead of failing the call.
  * Both give up on a packet after 30 retransmissions: with the per-packet
  * back-off that is about 26 s (loopback) or 53 s (Mininet) without any answer.
  */
@@ -35,18 +38,22 @@ export interface SwitchMlTiming {
   readonly backoff: SwitchMlBackoff;
   /** Retransmissions of one packet without a result before the call fails. */
   readonly maxRetries: number;
+  /** Retransmissions of one packet after which the next ones go as RECOVERY_UPDATEs. */
+  readonly recoverAfter: number;
 }
 
 export const SWITCHML_LOOPBACK_TIMING: SwitchMlTiming = Object.freeze({
   timeoutMs: 20,
   backoff: Object.freeze({ factor: 2, minTimeoutMs: 20, maxTimeoutMs: 1000 }),
   maxRetries: 30,
+  recoverAfter: 2,
 });
 
 export const SWITCHML_MININET_TIMING: SwitchMlTiming = Object.freeze({
   timeoutMs: 50,
   backoff: Object.freeze({ factor: 2, minTimeoutMs: 10, maxTimeoutMs: 2000 }),
   maxRetries: 30,
+  recoverAfter: 2,
 });
 
 export interface SwitchMlWorkerOptions {
@@ -68,6 +75,13 @@ export interface SwitchMlWorkerOptions {
   readonly backoff?: Partial<SwitchMlBackoff>;
   /** Retransmissions of one packet before the call fails (default 30). */
   readonly maxRetries?: number;
+  /**
+   * From the retransmission after this many of one packet (default 2), the
+   * worker sends it as a RECOVERY_UPDATE, which may take over a slot copy that
+   * a stray or forged update left filling another round. 0: every
+   * retransmission is one.
+   */
+  readonly recoverAfter?: number;
   /** The epoch of the first call (0..255, default 0); each call uses the next, mod 256. All workers must start alike. */
   readonly epoch?: number;
   /** Let the worker's close() close the transport too (default false: the caller owns it). */
@@ -84,6 +98,7 @@ export interface ResolvedSwitchMlOptions {
   readonly timeoutMs: number;
   readonly backoff: SwitchMlBackoff;
   readonly maxRetries: number;
+  readonly recoverAfter: number;
   readonly epoch: number;
   readonly closeTransport: boolean;
 }
@@ -130,6 +145,7 @@ export function resolveSwitchMlOptions(options: SwitchMlWorkerOptions): Resolved
     timeoutMs: positive(options.timeoutMs ?? defaults.timeoutMs, 'timeoutMs'),
     backoff,
     maxRetries: integerIn(options.maxRetries ?? defaults.maxRetries, 0, 1_000_000, 'maxRetries'),
+    recoverAfter: integerIn(options.recoverAfter ?? defaults.recoverAfter, 0, 1_000_000, 'recoverAfter'),
     epoch: integerIn(options.epoch ?? 0, 0, 255, 'epoch'),
     closeTransport: options.closeTransport ?? false,
   };

@@ -32,6 +32,12 @@ export interface SwitchMlStats extends AllReduceStats {
    * bound: a spurious retransmission answered later is not told apart.
    */
   readonly spuriousRetransmissions: number;
+  /**
+   * Retransmissions sent as RECOVERY_UPDATEs (`recoverAfter` retransmissions
+   * or more of the same packet): each may take over a slot copy blocked by a
+   * stray or forged round (docs/p4-programs.md §3, "Recovery").
+   */
+  readonly recoveryUpdates: number;
   /** The worker's retransmission timeout at the end of the call, in ms (rtt-estimator.ts). */
   readonly rtoMs: number;
   /** Its smoothed round-trip time and the RTT variation, in ms (0 before the first sample). */
@@ -50,4 +56,5 @@ export class MutableSwitchMlCounters {
   staleResults = 0;
   ignored = 0;
   spuriousRetransmissions = 0;
+  recoveryUpdates = 0;
 }

@@ -71,6 +71,7 @@ export async function runSwitchMlWorker(options: SwitchMlWorkerMainOptions, sign
       timeoutMs: options.timeoutMs ?? timing.timeoutMs,
       backoff: timing.backoff,
       maxRetries: options.maxRetries ?? timing.maxRetries,
+      recoverAfter: timing.recoverAfter,
       epoch: options.epoch,
       closeTransport: true,
     });

@@ -44,7 +44,11 @@ export interface InstallerOptions {
   readonly capacity?: Readonly<Record<string, Partial<SwitchLimits>>>;
   readonly forwarding?: ForwardingPlanOptions;
   readonly rollout?: RolloutOptions;
-  /** Workers entries check each update's IPv4 source (accept_worker_from). */
+  /**
+   * Workers entries check each update's IPv4 source and UDP source port
+   * (accept_worker_from), so that a stray or forged update is dropped and
+   * counted (default true; false installs accept_worker, which does not).
+   */
   readonly checkSource?: boolean;
   readonly rpcTimeoutMs?: number;
   readonly logger?: Logger;
@@ -166,7 +170,7 @@ export class Installer {
       sessions: this.sessions,
       allocator: this.allocatorValue,
       cells: this.cells,
-      entryOptions: { checkSource: this.options.checkSource ?? false } satisfies JobEntryOptions,
+      entryOptions: { checkSource: this.options.checkSource ?? true } satisfies JobEntryOptions,
       log: this.log,
     };
   }

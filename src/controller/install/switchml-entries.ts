@@ -6,8 +6,10 @@
  *             port = the switch's port towards it, instance = its worker id
  *   rewrites  egress.result_rewrite: (job_id, egress_rid = worker id) →
  *             rewrite_result(worker's MAC or next hop's, worker IP, UDP port)
- *   workers   ingress.switchml.workers: (job_id, worker_id) → accept_worker(1 << worker_id)
- *             (accept_worker_from with the worker's IP when `checkSource`)
+ *   workers   ingress.switchml.workers: (job_id, worker_id) →
+ *             accept_worker_from(1 << worker_id, worker's IP, worker's UDP port),
+ *             so that a stray or forged update from anywhere else is dropped
+ *             (accept_worker without the check when `checkSource` is false)
  *   job       ingress.switchml.jobs: job_id → set_job(slot_base, pool_size, worker_count, mcast_group)
  *
  * plus, when the job's cells may hold an earlier job's rounds, zeros for
@@ -44,7 +46,7 @@ export interface JobSwitchEntries {
 }
 
 export interface JobEntryOptions {
-  /** Use accept_worker_from: the switch also checks each update's IPv4 source. */
+  /** Use accept_worker_from (the default): the switch also checks each update's IPv4 source and UDP source port. */
   readonly checkSource?: boolean;
 }
 
@@ -67,8 +69,8 @@ export function jobSwitchEntries(topology: Topology, job: JobSpec, point: Aggreg
   });
   const workers = members.map((m) => {
     const bit = 2 ** m.workerId;
-    const accept = options.checkSource
-      ? action(n.acceptWorkerFrom, { bitmap_bit: bit, src_addr: topology.hosts.get(m.host)!.ip })
+    const accept = (options.checkSource ?? true)
+      ? action(n.acceptWorkerFrom, { bitmap_bit: bit, src_addr: topology.hosts.get(m.host)!.ip, src_port: job.workers[m.rank]!.udpPort })
       : action(n.acceptWorker, { bitmap_bit: bit });
     return table(n.workers, { job_id: job.id, worker_id: m.workerId }, accept);
   });

@@ -180,10 +180,12 @@ describe('reference SwitchML switch: tables and drops', () => {
 
   test('a worker entry with a source: updates from another IPv4 source are dropped', () => {
     const sw = new ReferenceSwitchMl({ capacity: 16, elementsPerPacket: E });
-    sw.addJob({ jobId: 1, slotBase: 0, poolSize: 2, workerIds: [0, 1], sources: [0x0a000001, 0x0a000002] });
-    expect(sw.process(update({ worker: 0 }), 0, undefined, { sourceIp: 0x0a000002 })).toEqual({ action: 'drop', reason: 'wrongSource' });
+    sw.addJob({ jobId: 1, slotBase: 0, poolSize: 2, workerIds: [0, 1], sources: [0x0a000001, 0x0a000002], sourcePorts: [40000, 40001] });
+    expect(sw.process(update({ worker: 0 }), 0, undefined, { sourceIp: 0x0a000002, sourcePort: 40000 })).toEqual({ action: 'drop', reason: 'wrongSource' });
+    expect(sw.process(update({ worker: 0 }), 0, undefined, { sourceIp: 0x0a000001, sourcePort: 40001 })).toEqual({ action: 'drop', reason: 'wrongSource' });
     expect(sw.process(update({ worker: 0 }))).toEqual({ action: 'drop', reason: 'wrongSource' });
-    expect(sw.process(update({ worker: 0 }), 0, undefined, { sourceIp: 0x0a000001 }).action).toBe('aggregated');
+    expect(sw.process(update({ worker: 0 }), 0, undefined, { sourceIp: 0x0a000001, sourcePort: 40000 }).action).toBe('aggregated');
+    expect(() => sw.addJob({ jobId: 2, slotBase: 4, poolSize: 1, workerIds: [0], sources: [0x0a000001] })).toThrow(/UDP source port/);
   });
 
   test('a packet inside a larger buffer is read from its offset and length', () => {

@@ -36,14 +36,21 @@ describe('job setup edge cases', () => {
     expect(installer.allocator.usage('s1').slotsFree).toBe(64);
   });
 
-  it('writes accept_worker_from when asked to check sources', async () => {
-    const installer = await installerFor(singleSwitch, { checkSource: true });
+  it('writes accept_worker_from (IPv4 source and UDP port) by default', async () => {
+    const installer = await installerFor(singleSwitch);
     await installer.setupJob(switchmlJob(3, ['h1', 'h2'], 4));
     const workers = await installer.sessions.get('s1')!.readAll(table('workers'));
     expect(workers.map((w) => w.action)).toEqual([
-      action('ingress.switchml.accept_worker_from', { bitmap_bit: 1, src_addr: 0x0a000101 }),
-      action('ingress.switchml.accept_worker_from', { bitmap_bit: 2, src_addr: 0x0a000102 }),
+      action('ingress.switchml.accept_worker_from', { bitmap_bit: 1, src_addr: 0x0a000101, src_port: 0xbee0 }),
+      action('ingress.switchml.accept_worker_from', { bitmap_bit: 2, src_addr: 0x0a000102, src_port: 0xbee1 }),
     ]);
+  });
+
+  it('writes accept_worker when told not to check sources', async () => {
+    const installer = await installerFor(singleSwitch, { checkSource: false });
+    await installer.setupJob(switchmlJob(3, ['h1', 'h2'], 4));
+    const workers = await installer.sessions.get('s1')!.readAll(table('workers'));
+    expect(workers.map((w) => w.action)).toEqual([action('ingress.switchml.accept_worker', { bitmap_bit: 1 }), action('ingress.switchml.accept_worker', { bitmap_bit: 2 })]);
   });
 
   it('refuses a job on an INA switch whose program has no aggregation, allocating nothing', async () => {

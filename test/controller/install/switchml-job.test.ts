@@ -35,7 +35,10 @@ describe('SwitchML job setup and teardown', () => {
     const expected = [
       `ingress.switchml.jobs {"job_id":7} -> ingress.switchml.set_job{"slot_base":0,"pool_size":8,"worker_count":4,"mcast_group":16}`,
       'group 16: 1/0 2/1 3/2 4/3',
-      ...[0, 1, 2, 3].map((w) => `ingress.switchml.workers {"job_id":7,"worker_id":${w}} -> ingress.switchml.accept_worker{"bitmap_bit":${2 ** w}}`),
+      // Source checks are on by default: the worker's IP and UDP port.
+      ...[0, 1, 2, 3].map(
+        (w) => `ingress.switchml.workers {"job_id":7,"worker_id":${w}} -> ingress.switchml.accept_worker_from{"bitmap_bit":${2 ** w},"src_addr":${0x0a000101 + w},"src_port":${0xbee0 + w}}`,
+      ),
       ...[0, 1, 2, 3].map(
         (w) =>
           `egress.result_rewrite {"job_id":7,"egress_rid":${w}} -> egress.rewrite_result{"dst_mac":${mac(1, w + 1)},"dst_ip":${ip(1, w + 1)},"dst_port":${0xbee0 + w}}`,

@@ -2,7 +2,8 @@
 // the controller over gRPC) and the reference model (ReferenceSwitchMl with
 // its frame harness) get the same seeded sequence of frames — five
 // operations of two jobs, with neighbours swapped, duplicates, late updates
-// of old rounds and operations, retransmissions and broken packets, with
+// of old rounds and operations, retransmissions (some as RECOVERY_UPDATEs),
+// stray rounds that must be taken over, and broken packets, with
 // epochs across the wrap and tsi values past 2^31 — and must
 // emit the same frames, byte for byte, out of the same ports, after every
 // single frame. At the end their counters and registers must agree too.
@@ -58,7 +59,7 @@ describe('switchml.p4 and the reference model, packet by packet', () => {
     for (const job of jobs) {
       const installed = await installer.setupJob(e2eJob(job.jobId, job.members, job.poolSize));
       const { slotBase } = installed.allocation.switches[0]!;
-      model.addJob({ jobId: job.jobId, slotBase, poolSize: job.poolSize, workerIds: job.members.map((_, rank) => rank), sources: job.members.map((h) => ipv4FromText(h.ip)) });
+      model.addJob({ jobId: job.jobId, slotBase, poolSize: job.poolSize, workerIds: job.members.map((_, rank) => rank), sources: job.members.map((h) => ipv4FromText(h.ip)), sourcePorts: job.members.map((h) => h.udpPort) });
       endpoints.push(
         ...job.members.map((h, rank) => ({ jobId: job.jobId, workerId: rank, port: h.switchPort, mac: macFromText(h.mac), ip: ipv4FromText(h.ip), udpPort: h.udpPort })),
       );

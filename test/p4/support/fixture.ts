@@ -31,7 +31,7 @@ export interface JobSpec {
   poolSize: number;
   workers: readonly number[];
   group: number;
-  /** Install accept_worker_from (check the source address) instead of accept_worker. */
+  /** Install accept_worker_from (check the IPv4 source and UDP source port) instead of accept_worker. */
   checkSource?: boolean;
 }
 
@@ -46,7 +46,7 @@ export function installJob(oracle: IrOracle, job: JobSpec): void {
       args: [BigInt(a.mac), BigInt(a.ip), BigInt(a.udpPort)],
     });
     oracle.addEntry('ingress.switchml.workers', job.checkSource
-      ? { keys: [BigInt(job.jobId), BigInt(w)], action: 'ingress.switchml.accept_worker_from', args: [1n << BigInt(w), BigInt(a.ip)] }
+      ? { keys: [BigInt(job.jobId), BigInt(w)], action: 'ingress.switchml.accept_worker_from', args: [1n << BigInt(w), BigInt(a.ip), BigInt(a.udpPort)] }
       : { keys: [BigInt(job.jobId), BigInt(w)], action: 'ingress.switchml.accept_worker', args: [1n << BigInt(w)] });
   }
   oracle.addEntry('ingress.switchml.jobs', {

@@ -7,7 +7,10 @@
  * earlier packets replayed (duplicates, retransmissions, late updates of an
  * old round or operation), and broken packets (another version, a result sent
  * by a worker, a wrong element count, values cut short, trailing bytes, an
- * unknown job, a slot past the pool, an unknown worker, another IPv4 source).
+ * unknown job, a slot past the pool, an unknown worker, another IPv4 source,
+ * another UDP source port), replays sent as RECOVERY_UPDATEs and stray
+ * updates of rounds no worker will finish (an unknown tsi and epoch), which
+ * the program's takeover rules must handle alike.
  */
 import { SeededRandom } from '../../../../src/util/seeded-random.js';
 import { buildUdpFrame, encodeSwitchMl, ipv4FromText, macFromText, SWITCHML_PORTS, SwitchMlMessageType, udpFrameOverhead } from '../../../../src/wire/index.js';
@@ -49,7 +52,7 @@ function frameOf(host: E2eHost, u: UpdateFields, random: SeededRandom): Buffer {
 }
 
 /** Rebuilds the frame with another UDP payload (lengths and checksums made right again). */
-function withPayload(frame: Buffer, payload: Buffer, srcIp = frame.readUInt32BE(26)): Buffer {
+function withPayload(frame: Buffer, payload: Buffer, srcIp = frame.readUInt32BE(26), srcPort = frame.readUInt16BE(34)): Buffer {
   const at = udpFrameOverhead();
   const out = Buffer.alloc(at + payload.length);
   const flow = {
@@ -57,16 +60,35 @@ function withPayload(frame: Buffer, payload: Buffer, srcIp = frame.readUInt32BE(
     srcMac: Number(frame.readUIntBE(6, 6)),
     srcIp,
     dstIp: frame.readUInt32BE(30),
-    srcPort: frame.readUInt16BE(34),
+    srcPort,
     dstPort: frame.readUInt16BE(36),
   };
   buildUdpFrame(out, 0, flow, payload);
   return out;
 }
 
-const BREAKAGES = ['version 2', 'a RESULT from a worker', 'elem_count 8', 'values cut short', 'trailing bytes', 'unknown job', 'slot past the pool', 'unknown worker', 'another IPv4 source'] as const;
+const BREAKAGES = [
+  'version 2',
+  'a RESULT from a worker',
+  'elem_count 8',
+  'values cut short',
+  'trailing bytes',
+  'unknown job',
+  'slot past the pool',
+  'unknown worker',
+  'another IPv4 source',
+  'another UDP source port',
+  'a stray round',
+] as const;
 
-function broken(frame: Buffer, kind: (typeof BREAKAGES)[number], job: SequenceJob): Buffer {
+/** The frame as a RECOVERY_UPDATE. */
+function asRecovery(frame: Buffer): Buffer {
+  const payload = Buffer.from(frame.subarray(udpFrameOverhead()));
+  payload[0] = (payload[0]! & 0xf0) | SwitchMlMessageType.RECOVERY_UPDATE;
+  return withPayload(frame, payload);
+}
+
+function broken(frame: Buffer, kind: (typeof BREAKAGES)[number], job: SequenceJob, random: SeededRandom): Buffer {
   const at = udpFrameOverhead();
   const payload = Buffer.from(frame.subarray(at));
   switch (kind) {
@@ -94,6 +116,13 @@ function broken(frame: Buffer, kind: (typeof BREAKAGES)[number], job: SequenceJo
       return withPayload(frame, payload);
     case 'another IPv4 source':
       return withPayload(frame, payload, (frame.readUInt32BE(26) + 100) >>> 0);
+    case 'another UDP source port':
+      return withPayload(frame, payload, undefined, (frame.readUInt16BE(34) + 1) & 0xffff);
+    case 'a stray round':
+      // From the worker's own address: the source check cannot tell it apart.
+      payload.writeUInt32BE(random.nextUint32(), 4);
+      payload[13] = random.nextInt(256);
+      return withPayload(frame, payload);
   }
 }
 
@@ -149,13 +178,15 @@ export function updateSequence(jobs: readonly SequenceJob[], options: SequenceOp
       // Half of the replays are recent (duplicates of a round still filling), half from anywhere before.
       const from = random.chance(0.5) ? Math.max(0, out.length - 3) : 0;
       const earlier = out[from + random.nextInt(out.length - from)]!;
-      out.push({ ...earlier, label: `replay of ${earlier.label}` });
+      // Some replays come as RECOVERY_UPDATEs, as a worker sends its late retransmissions.
+      if (random.chance(0.35)) out.push({ port: earlier.port, frame: asRecovery(earlier.frame), label: `recovery replay of ${earlier.label}` });
+      else out.push({ ...earlier, label: `replay of ${earlier.label}` });
     }
     if (random.chance(0.08)) {
       // Every kind in turn, so that a short sequence has them all.
       const kind = BREAKAGES[breakages++ % BREAKAGES.length]!;
       const job = jobs.find((j) => ideal[i]!.label.startsWith(`job ${j.jobId} `))!;
-      out.push({ port: ideal[i]!.port, frame: broken(ideal[i]!.frame, kind, job), label: `${kind}: ${ideal[i]!.label}` });
+      out.push({ port: ideal[i]!.port, frame: broken(ideal[i]!.frame, kind, job, random), label: `${kind}: ${ideal[i]!.label}` });
     }
   }
   return out;
