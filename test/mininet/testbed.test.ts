@@ -4,9 +4,11 @@
 // Every scenario is in this one file, run one after another, because Mininet
 // interface names must not clash; all our names start with PREFIX.
 // After each run: no interface, namespace, process or temp dir of ours left.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { PREFIX, isAlive, namespaces, ourInterfaces, ourProcesses, runScript, testbedTempDirs, waitAllGone, whyNotRunnable, type ScriptRun } from './helpers.js';
+import { descendants } from '../demo/helpers.js';
+import { CLI, PREFIX, ROOT, isAlive, namespaces, ourInterfaces, ourProcesses, runScript, testbedTempDirs, waitAllGone, whyNotRunnable, type ScriptRun } from './helpers.js';
 
 const why = whyNotRunnable();
 if (why) console.warn(`test/mininet/testbed: skipped: ${why}`);
@@ -120,6 +122,36 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
     expect(run.stderr).toContain('interrupted; tearing down');
     expect(run.stdout).toBe('');
   }, 120_000);
+
+  // The orphans scenario of issue #11 for the testbed (here, not in test/robustness: Mininet runs must not overlap).
+  test('kill -9 of `p4ina testbed` (Node) mid-job: the runner sees its lifeline break and tears everything down', async () => {
+    const node = spawn(process.execPath, [CLI, 'testbed', '--prefix', PREFIX, '--topo', 'single,hosts=2', '--job', 'switchml', '--tensor', '64MiB'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => node.once('exit', (code, signal) => resolve({ code, signal })));
+    let stderr = '';
+    node.stdout.resume();
+    node.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const agents = (pids: number[]): number[] => pids.filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('\0agent\0switchml\0');
+      } catch {
+        return false;
+      }
+    });
+    // Up: the SwitchML step has begun and both agents run under the runner (bounded; polled).
+    let started: number[] = [];
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline && node.exitCode === null) {
+      started = descendants(node.pid!);
+      if (stderr.includes('SwitchML:') && agents(started).length === 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(agents(started), stderr).toHaveLength(2);
+    node.kill('SIGKILL');
+    expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+    lastPids = started;
+    // The runner (Python) tears down and exits by itself; afterEach checks interfaces, namespaces and temp dirs.
+    expect(await waitAllGone(started, 60_000)).toEqual([]);
+  }, 150_000);
 
   test('a bad --topo is refused with a message and nothing is built', async () => {
     const run = await runScript(['--topo', 'ring,hosts=3'], RUN_TIMEOUT_MS);
