@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ReferenceSwitchMl, type SwitchMlVerdict } from '../../../src/agent/switchml/reference-switch.js';
-import { ReferenceSwitchFrames } from '../../../src/agent/switchml/reference-switch-frames.js';
+import { ReferenceSwitchMl, type SwitchMlVerdict } from './reference/reference-switch.js';
+import { ReferenceSwitchFrames } from './reference/reference-switch-frames.js';
 import {
   buildUdpFrame,
   decodeSwitchMl,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { ReferenceSwitchMl } from '../../../src/agent/switchml/reference-switch.js';
+import { ReferenceSwitchMl } from './reference/reference-switch.js';
 import { SwitchMlWorker } from '../../../src/agent/switchml/switchml-worker.js';
 import { createMemoryTransportPair, type MemoryTransport } from '../../../src/agent/transport/index.js';
 import { decodeSwitchMl, encodeSwitchMlHeader, SwitchMlMessageType } from '../../../src/wire/index.js';

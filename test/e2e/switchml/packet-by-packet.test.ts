@@ -8,8 +8,8 @@
 // emit the same frames, byte for byte, out of the same ports, after every
 // single frame. At the end their counters and registers must agree too.
 import { afterEach, describe, expect, test } from 'vitest';
-import { ReferenceSwitchMl } from '../../../src/agent/switchml/reference-switch.js';
-import { ReferenceSwitchFrames } from '../../../src/agent/switchml/reference-switch-frames.js';
+import { ReferenceSwitchMl } from '../../agent/switchml/reference/reference-switch.js';
+import { ReferenceSwitchFrames } from '../../agent/switchml/reference/reference-switch-frames.js';
 import { Installer } from '../../../src/controller/install/index.js';
 import { register } from '../../../src/p4runtime/index.js';
 import { SwitchDevice } from '../../../src/switch/device/switch-device.js';

@@ -10,7 +10,7 @@
  * see reference-switch.ts). Downlinks impair freely.
  */
 import { createMemoryTransportPair, type LinkImpairments, type MemoryTransport } from '../../../../src/agent/transport/index.js';
-import { ReferenceSwitchMl, type SwitchMlVerdict } from '../../../../src/agent/switchml/reference-switch.js';
+import { ReferenceSwitchMl, type SwitchMlVerdict } from '../reference/reference-switch.js';
 import { decodeSwitchMl, SWITCHML_HEADER_LENGTH } from '../../../../src/wire/index.js';
 
 export interface Impairment {

@@ -11,7 +11,7 @@
  *   per worker (addresses and UDP port, checksum 0), as the P4 egress does.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { ReferenceSwitchMl, type SwitchMlVerdict } from '../../../../src/agent/switchml/reference-switch.js';
+import { ReferenceSwitchMl, type SwitchMlVerdict } from '../reference/reference-switch.js';
 import { SeededRandom } from '../../../../src/util/seeded-random.js';
 import {
   ArpOperation,

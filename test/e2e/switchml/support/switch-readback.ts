@@ -9,7 +9,7 @@ import {
   SWITCHML_OUTCOME_CODES,
   zeroCounters,
   type SwitchMlSwitchCounters,
-} from '../../../../src/agent/switchml/reference-switch-drops.js';
+} from '../../../agent/switchml/reference/reference-switch-drops.js';
 import type { SwitchSession } from '../../../../src/controller/install/index.js';
 import { allTables, counter, defaultEntry, multicastGroup, type Action, type TableEntry } from '../../../../src/p4runtime/index.js';
 

@@ -16,7 +16,7 @@
  *   destination port as their source port, UDP checksum 0, and the IPv4
  *   header checksum recomputed; every other byte is the update's.
  */
-import { inaProtocolForPort, internetChecksum, ipv4ChecksumValid, parseUdpFrame, writeMac } from '../../wire/index.js';
+import { inaProtocolForPort, internetChecksum, ipv4ChecksumValid, parseUdpFrame, writeMac } from '../../../../src/wire/index.js';
 import type { ReferenceSwitchMl, SwitchMlVerdict } from './reference-switch.js';
 
 /** The result TTL of the program (SWITCHML_RESULT_TTL). */

@@ -7,7 +7,7 @@
  * worker's IPv4 source and UDP source port, as the controller's
  * `accept_worker_from` entries do.
  */
-import { MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../../wire/index.js';
+import { MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../../../../src/wire/index.js';
 
 export interface ReferenceJobConfig {
   /** The job number in the packets (0..65535). */

@@ -45,7 +45,7 @@
  * type, the exponent (the round's maximum) and the values (the sums)
  * replaced; everything else, the sender's worker id included, is echoed.
  */
-import { SWITCHML_DEFAULT_ELEMENTS, SWITCHML_HEADER_LENGTH, SWITCHML_VERSION, SwitchMlMessageType } from '../../wire/index.js';
+import { SWITCHML_DEFAULT_ELEMENTS, SWITCHML_HEADER_LENGTH, SWITCHML_VERSION, SwitchMlMessageType } from '../../../../src/wire/index.js';
 import { zeroCounters, type SwitchMlDropReason, type SwitchMlSwitchCounters } from './reference-switch-drops.js';
 import { registerJob, type ReferenceJob, type ReferenceJobConfig } from './reference-switch-jobs.js';
 import { SwitchMlRegisters, type SlotCopyState } from './reference-switch-registers.js';
