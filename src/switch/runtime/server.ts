@@ -30,6 +30,10 @@ export interface ServerLimits extends StreamLimits {
   maxMessageBytes: number;
   /** Entities per ReadResponse. */
   readChunkEntities: number;
+  /** Entities (selectors) one ReadRequest may name; more → RESOURCE_EXHAUSTED. */
+  maxReadEntities: number;
+  /** Read RPCs streaming at once, all clients together; more → RESOURCE_EXHAUSTED. */
+  maxReadsInFlight: number;
   /** Live StreamChannel calls per role. */
   maxStreamsPerRole: number;
   /** Open StreamChannel calls in all, arbitrated or not. */
@@ -43,6 +47,8 @@ export interface ServerLimits extends StreamLimits {
 export const DEFAULT_LIMITS: ServerLimits = {
   maxMessageBytes: 256 * 1024 * 1024,
   readChunkEntities: 512,
+  maxReadEntities: 10_000,
+  maxReadsInFlight: 16,
   maxStreamsPerRole: 32,
   maxStreams: 1024,
   softQueue: 1024,
@@ -99,6 +105,7 @@ export class P4RuntimeServer {
   private readonly digests: DigestBatcher;
   private readonly idleTimeouts: IdleTimeoutNotifier;
   private readonly channels = new Set<StreamChannel>();
+  private readsInFlight = 0;
   private server: grpc.Server | undefined;
   private unsubscribe: (() => void) | undefined;
 
@@ -227,14 +234,32 @@ export class P4RuntimeServer {
     else callback(result.failure);
   }
 
+  /** Read RPCs streaming now. */
+  get activeReads(): number {
+    return this.readsInFlight;
+  }
+
   private async read(ctx: unary.RpcContext, call: ReadCall): Promise<void> {
+    if (this.readsInFlight >= this.limits.maxReadsInFlight) {
+      call.emit(
+        'error',
+        fail(
+          grpc.status.RESOURCE_EXHAUSTED,
+          `${this.readsInFlight} reads are in progress, the most this switch streams at once (limit ${this.limits.maxReadsInFlight}); retry when one has finished, or read less at a time`,
+        ),
+      );
+      return;
+    }
+    this.readsInFlight++;
     try {
-      const plan = planRead(ctx, call.request);
+      const plan = planRead(ctx, call.request, this.limits);
       if ('failure' in plan) call.emit('error', plan.failure);
-      else await streamRead(call, plan.results, this.limits.readChunkEntities);
+      else await streamRead(call, plan, this.limits.readChunkEntities, () => this.state.current);
     } catch (err) {
       this.logger.error({ err, rpc: 'Read' }, 'RPC handler failed');
       if (!call.cancelled && !call.writableEnded) call.emit('error', internal(err));
+    } finally {
+      this.readsInFlight--;
     }
   }
 

@@ -65,15 +65,19 @@ export class CounterStore extends Store {
     this.touch();
   }
 
-  read(e: p4r.CounterEntry__Output, out: p4r.Entity[]): void {
+  /** The cells a read selects, produced as the caller iterates; the request is checked before. */
+  read(e: p4r.CounterEntry__Output): Iterable<p4r.Entity> {
     const selected = e.counter_id ? [this.lookup(e.counter_id)] : [...this.byId.values()];
-    for (const c of selected) {
+    const ranges = selected.map((c) => {
       const index = e.counter_id ? arrayIndex(e.index, c.info.size, c.label) : undefined;
-      const from = index ?? 0;
-      const to = index === undefined ? c.info.size : index + 1;
-      for (let i = from; i < to; i++) {
-        out.push({ counter_entry: { counter_id: c.info.id, index: { index: i }, data: counterDataProto(c.packets[i]!, c.bytes[i]!) } });
+      return { c, from: index ?? 0, to: index === undefined ? c.info.size : index + 1 };
+    });
+    return (function* cells(): Generator<p4r.Entity> {
+      for (const { c, from, to } of ranges) {
+        for (let i = from; i < to && i < c.packets.length; i++) {
+          yield { counter_entry: { counter_id: c.info.id, index: { index: i }, data: counterDataProto(c.packets[i]!, c.bytes[i]!) } };
+        }
       }
-    }
+    })();
   }
 }

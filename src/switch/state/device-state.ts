@@ -145,19 +145,51 @@ export class DeviceState {
     return updates.map(() => OK);
   }
 
+  /**
+   * Reads: every request entity is checked first (the first refusal is returned, naming the
+   * entity); the entities then come as the caller iterates (see planRead).
+   */
   read(entities: readonly p4r.Entity__Output[]): Status | Iterable<p4r.Entity> {
-    const target = this.current?.forwarding;
-    if (!target) return status(Code.FAILED_PRECONDITION, 'no forwarding pipeline is set: call SetForwardingPipelineConfig first');
-    const out: p4r.Entity[] = [];
-    for (let i = 0; i < entities.length; i++) {
+    const plan = this.planRead(entities);
+    if ('status' in plan) return plan.status;
+    if ('statuses' in plan) {
+      const i = plan.statuses.findIndex((s) => s.code !== Code.OK);
+      const s = plan.statuses[i]!;
+      return status(s.code, entities.length > 1 ? `entity ${i}: ${s.message}` : s.message);
+    }
+    const results = plan.results;
+    return (function* all(): Generator<p4r.Entity> {
+      for (const r of results) yield* r;
+    })();
+  }
+
+  /**
+   * Checks a read request without reading anything yet: `status` when it fails as a whole (no
+   * pipeline), `statuses` (one per entity, OK for the good ones) when some entity is malformed,
+   * else one lazy iterable per entity, read from `forwarding` (the state addressed when the read
+   * began) as the caller iterates. Iterating costs memory for one entity at a time; the caller
+   * should check `current` between steps if it cares whether the pipeline changed meanwhile.
+   */
+  planRead(
+    entities: readonly p4r.Entity__Output[],
+  ): { status: Status } | { statuses: Status[] } | { results: Iterable<p4r.Entity>[]; pipeline: InstalledPipeline } {
+    const pipeline = this.current;
+    if (!pipeline) return { status: status(Code.FAILED_PRECONDITION, 'no forwarding pipeline is set: call SetForwardingPipelineConfig first') };
+    const target = pipeline.forwarding;
+    const results: Iterable<p4r.Entity>[] = [];
+    const statuses: Status[] = [];
+    let failed = false;
+    for (const entity of entities) {
       try {
-        target.read(entities[i]!, out);
+        results.push(target.read(entity));
+        statuses.push(OK);
       } catch (e) {
-        const s = errorStatus(e, this.log, 'Read');
-        return status(s.code, entities.length > 1 ? `entity ${i}: ${s.message}` : s.message);
+        failed = true;
+        results.push([]);
+        statuses.push(errorStatus(e, this.log, 'Read'));
       }
     }
-    return out;
+    return failed ? { statuses } : { results, pipeline };
   }
 
   digestConfig(digestId: number): DigestConfig | undefined {

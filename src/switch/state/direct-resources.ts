@@ -65,35 +65,47 @@ function keyProto(t: TableStore, entry: TableEntryRecord | undefined): p4r.Table
   return { table_id: t.info.id, match: t.layout.toProto(entry.fields), priority: entry.priority };
 }
 
-function select(te: p4r.TableEntry__Output | null, tables: TableStores, kind: Kind): { t: TableStore; entry: TableEntryRecord | undefined }[] {
+/** Checks a read now; the entries it selects come as the caller iterates. */
+function select(te: p4r.TableEntry__Output | null, tables: TableStores, kind: Kind): Iterable<{ t: TableStore; entry: TableEntryRecord | undefined }> {
   if (!te || te.table_id === 0) {
     if (te?.match.length) throw invalidArgument(`a ${kind} read of all tables cannot filter by match`);
-    const out: { t: TableStore; entry: TableEntryRecord | undefined }[] = [];
-    for (const t of tables.all()) if (has(t, kind)) for (const entry of t.entries()) out.push({ t, entry });
-    return out;
+    const selected = [...tables.all()].filter((t) => has(t, kind));
+    return (function* allTables() {
+      for (const t of selected) for (const entry of t.entries()) yield { t, entry };
+    })();
   }
   const t = tables.lookup(te.table_id);
   if (!has(t, kind)) throw invalidArgument(`${t.label} has no ${kind}`);
   if (te.is_default_action) return [{ t, entry: undefined }];
-  if (!te.match.length) return [...t.entries()].map((entry) => ({ t, entry }));
+  if (!te.match.length) {
+    return (function* oneTable() {
+      for (const entry of t.entries()) yield { t, entry };
+    })();
+  }
   const found = locate(te, tables, kind);
   return [{ t, entry: 'entry' in found ? found.entry : undefined }];
 }
 
-export function readDirectCounters(e: p4r.DirectCounterEntry__Output, tables: TableStores, out: p4r.Entity[]): void {
-  for (const { t, entry } of select(e.table_entry, tables, 'direct counter')) {
-    const cell = entry ? entry.counter : t.defaultEntry.counter;
-    if (!cell) continue;
-    out.push({ direct_counter_entry: { table_entry: keyProto(t, entry), data: counterDataProto(cell.packets, cell.bytes) } });
-  }
+export function readDirectCounters(e: p4r.DirectCounterEntry__Output, tables: TableStores): Iterable<p4r.Entity> {
+  const selected = select(e.table_entry, tables, 'direct counter');
+  return (function* counters(): Generator<p4r.Entity> {
+    for (const { t, entry } of selected) {
+      const cell = entry ? entry.counter : t.defaultEntry.counter;
+      if (!cell) continue;
+      yield { direct_counter_entry: { table_entry: keyProto(t, entry), data: counterDataProto(cell.packets, cell.bytes) } };
+    }
+  })();
 }
 
-export function readDirectMeters(e: p4r.DirectMeterEntry__Output, tables: TableStores, out: p4r.Entity[]): void {
+export function readDirectMeters(e: p4r.DirectMeterEntry__Output, tables: TableStores): Iterable<p4r.Entity> {
   refuseMeterCounterData(e.counter_data, 'direct meter read');
-  for (const { t, entry } of select(e.table_entry, tables, 'direct meter')) {
-    const meter = entry ? entry.meter : t.defaultEntry.meter;
-    const item: p4r.DirectMeterEntry = { table_entry: keyProto(t, entry) };
-    if (meter) item.config = meterConfigProto(meter);
-    out.push({ direct_meter_entry: item });
-  }
+  const selected = select(e.table_entry, tables, 'direct meter');
+  return (function* meters(): Generator<p4r.Entity> {
+    for (const { t, entry } of selected) {
+      const meter = entry ? entry.meter : t.defaultEntry.meter;
+      const item: p4r.DirectMeterEntry = { table_entry: keyProto(t, entry) };
+      if (meter) item.config = meterConfigProto(meter);
+      yield { direct_meter_entry: item };
+    }
+  })();
 }

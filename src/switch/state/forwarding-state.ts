@@ -91,43 +91,53 @@ export class ForwardingState {
     writeTableEntry('INSERT', entry, this.tables, this.actionProfiles, true);
   }
 
-  /** Appends the entities a read request selects; throws EntityError for a malformed request. */
-  read(e: p4r.Entity__Output, out: p4r.Entity[]): void {
+  /**
+   * The entities a read request selects. The request is checked now (throws EntityError for a
+   * malformed one); the entities of large stores (tables, registers, counters, meters, direct
+   * resources) are made one by one as the caller iterates, so that a reader can stream them
+   * without the whole answer ever being in memory.
+   */
+  read(e: p4r.Entity__Output): Iterable<p4r.Entity> {
     switch (e.entity) {
       case 'table_entry':
-        return readTableEntries(e.table_entry!, this.tables, out);
+        return readTableEntries(e.table_entry!, this.tables);
       case 'action_profile_member': {
         const m = e.action_profile_member!;
-        out.push(...this.actionProfiles.readMembers(m.action_profile_id, m.member_id));
-        return;
+        return this.actionProfiles.readMembers(m.action_profile_id, m.member_id);
       }
       case 'action_profile_group': {
         const g = e.action_profile_group!;
-        out.push(...this.actionProfiles.readGroups(g.action_profile_id, g.group_id));
-        return;
+        return this.actionProfiles.readGroups(g.action_profile_id, g.group_id);
       }
       case 'direct_counter_entry':
-        return readDirectCounters(e.direct_counter_entry!, this.tables, out);
+        return readDirectCounters(e.direct_counter_entry!, this.tables);
       case 'direct_meter_entry':
-        return readDirectMeters(e.direct_meter_entry!, this.tables, out);
+        return readDirectMeters(e.direct_meter_entry!, this.tables);
       case 'counter_entry':
-        return this.counters.read(e.counter_entry!, out);
+        return this.counters.read(e.counter_entry!);
       case 'meter_entry':
-        return this.meters.read(e.meter_entry!, out);
+        return this.meters.read(e.meter_entry!);
       case 'register_entry':
-        return this.registers.read(e.register_entry!, out);
+        return this.registers.read(e.register_entry!);
       case 'packet_replication_engine_entry':
-        return this.pre.read(e.packet_replication_engine_entry!, out);
+        return collect((out) => this.pre.read(e.packet_replication_engine_entry!, out));
       case 'digest_entry':
-        return this.digests.read(e.digest_entry!, out);
+        return collect((out) => this.digests.read(e.digest_entry!, out));
       case 'value_set_entry':
-        return this.valueSets.read(e.value_set_entry!, out);
+        return collect((out) => this.valueSets.read(e.value_set_entry!, out));
       case 'extern_entry':
         // Nothing to read, but a "read everything" request that lists extern_entry {} must still work.
         if (e.extern_entry!.extern_type_id || e.extern_entry!.extern_id) throw unimplemented('extern entries are not supported by this switch');
-        return;
+        return [];
       default:
         throw invalidArgument('a read request entity must set one entity kind (an empty Entity is not a wildcard)');
     }
   }
+}
+
+/** The entities a small store appends (PRE, digests, value sets: bounded by what controllers wrote). */
+function collect(read: (out: p4r.Entity[]) => void): p4r.Entity[] {
+  const out: p4r.Entity[] = [];
+  read(out);
+  return out;
 }

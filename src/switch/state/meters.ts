@@ -60,19 +60,23 @@ export class MeterStore extends Store {
     this.touch();
   }
 
-  read(e: p4r.MeterEntry__Output, out: p4r.Entity[]): void {
+  /** The cells a read selects, produced as the caller iterates; the request is checked before. */
+  read(e: p4r.MeterEntry__Output): Iterable<p4r.Entity> {
     refuseMeterCounterData(e.counter_data, 'meter read');
     const selected = e.meter_id ? [this.lookup(e.meter_id)] : [...this.byId.values()];
-    for (const m of selected) {
+    const ranges = selected.map((m) => {
       const index = e.meter_id ? arrayIndex(e.index, m.info.size, m.label) : undefined;
-      const from = index ?? 0;
-      const to = index === undefined ? m.info.size : index + 1;
-      for (let i = from; i < to; i++) {
-        const entry: p4r.MeterEntry = { meter_id: m.info.id, index: { index: i } };
-        const config = m.configs[i];
-        if (config) entry.config = meterConfigProto(config);
-        out.push({ meter_entry: entry });
+      return { m, from: index ?? 0, to: index === undefined ? m.info.size : index + 1 };
+    });
+    return (function* cells(): Generator<p4r.Entity> {
+      for (const { m, from, to } of ranges) {
+        for (let i = from; i < to && i < m.configs.length; i++) {
+          const entry: p4r.MeterEntry = { meter_id: m.info.id, index: { index: i } };
+          const config = m.configs[i];
+          if (config) entry.config = meterConfigProto(config);
+          yield { meter_entry: entry };
+        }
       }
-    }
+    })();
   }
 }

@@ -22,43 +22,36 @@ function isZeroBytes(value: unknown): boolean {
   return Buffer.isBuffer(value) && value.every((b) => b === 0);
 }
 
-/** The writes that rebuild `old` in a state of another P4Info, dependencies first. */
-function writesFor(old: ForwardingState): Write[] {
-  const read = (request: object): p4r.Entity[] => {
-    const out: p4r.Entity[] = [];
-    old.read(decoded<p4r.Entity__Output>('p4.v1.Entity', request), out);
-    return out;
-  };
-  const all = (type: Write['type'], entities: p4r.Entity[]): Write[] => entities.map((entity) => ({ type, entity }));
-  const writes: Write[] = [
-    ...all('INSERT', read({ action_profile_member: {} })),
-    ...all('INSERT', read({ action_profile_group: {} })),
-    ...all('INSERT', read({ table_entry: { counter_data: {}, meter_config: {} } }).filter((e) => !e.table_entry?.is_const)),
-  ];
+/** The writes that rebuild `old` in a state of another P4Info, dependencies first, made one by one as iterated. */
+function* writesFor(old: ForwardingState): Generator<Write> {
+  const read = (request: object): Iterable<p4r.Entity> => old.read(decoded<p4r.Entity__Output>('p4.v1.Entity', request));
+  function* all(type: Write['type'], entities: Iterable<p4r.Entity>, keep: (e: p4r.Entity) => boolean = () => true): Generator<Write> {
+    for (const entity of entities) if (keep(entity)) yield { type, entity };
+  }
+  yield* all('INSERT', read({ action_profile_member: {} }));
+  yield* all('INSERT', read({ action_profile_group: {} }));
+  yield* all('INSERT', read({ table_entry: { counter_data: {}, meter_config: {} } }), (e) => !e.table_entry?.is_const);
   for (const t of old.tables.all()) {
     const d = t.defaultEntry;
     if (!d.isProgramDefault) {
-      writes.push({ type: 'MODIFY', entity: { table_entry: defaultEntryProto(t, d, { counter: true, meter: true, hit: false }) } });
+      yield { type: 'MODIFY', entity: { table_entry: defaultEntryProto(t, d, { counter: true, meter: true, hit: false }) } };
       continue;
     }
     const key = { table_id: t.info.id, is_default_action: true };
     if (d.counter && (d.counter.packets || d.counter.bytes)) {
-      writes.push({ type: 'MODIFY', entity: { direct_counter_entry: { table_entry: key, data: { packet_count: d.counter.packets, byte_count: d.counter.bytes } } } });
+      yield { type: 'MODIFY', entity: { direct_counter_entry: { table_entry: key, data: { packet_count: d.counter.packets, byte_count: d.counter.bytes } } } };
     }
     if (d.meter) {
       const config = defaultEntryProto(t, d, { counter: false, meter: true, hit: false }).meter_config;
-      writes.push({ type: 'MODIFY', entity: { direct_meter_entry: { table_entry: key, config } } });
+      yield { type: 'MODIFY', entity: { direct_meter_entry: { table_entry: key, config } } };
     }
   }
-  writes.push(
-    ...all('MODIFY', read({ counter_entry: {} }).filter((e) => e.counter_entry?.data?.packet_count !== '0' || e.counter_entry?.data?.byte_count !== '0')),
-    ...all('MODIFY', read({ meter_entry: {} }).filter((e) => e.meter_entry?.config)),
-    ...all('MODIFY', read({ register_entry: {} }).filter((e) => !isZeroBytes(e.register_entry?.data?.bitstring))),
-    ...all('INSERT', read({ packet_replication_engine_entry: {} })),
-    ...all('INSERT', read({ digest_entry: {} })),
-    ...all('MODIFY', read({ value_set_entry: {} }).filter((e) => e.value_set_entry?.members?.length)),
-  );
-  return writes;
+  yield* all('MODIFY', read({ counter_entry: {} }), (e) => e.counter_entry?.data?.packet_count !== '0' || e.counter_entry?.data?.byte_count !== '0');
+  yield* all('MODIFY', read({ meter_entry: {} }), (e) => !!e.meter_entry?.config);
+  yield* all('MODIFY', read({ register_entry: {} }), (e) => !isZeroBytes(e.register_entry?.data?.bitstring));
+  yield* all('INSERT', read({ packet_replication_engine_entry: {} }));
+  yield* all('INSERT', read({ digest_entry: {} }));
+  yield* all('MODIFY', read({ value_set_entry: {} }), (e) => !!e.value_set_entry?.members?.length);
 }
 
 /** Re-writes the entities of `old` into `fresh` (a state for the new P4Info); throws EntityError (INVALID_ARGUMENT). */

@@ -76,18 +76,25 @@ export class RegisterStore extends Store {
     this.touch();
   }
 
-  read(e: p4r.RegisterEntry__Output, out: p4r.Entity[]): void {
+  /**
+   * The cells a read selects, produced one by one as the caller iterates (a wildcard read of a
+   * large register never exists as one array). The request is checked here, before iteration.
+   */
+  read(e: p4r.RegisterEntry__Output): Iterable<p4r.Entity> {
     const selected = e.register_id ? [this.lookup(e.register_id)] : [...this.byId.values()].filter((r) => r.bitwidth !== undefined);
-    for (const r of selected) {
+    const ranges = selected.map((r) => {
       if (r.bitwidth === undefined) throw unimplemented(`${r.label} holds a non-bitstring type, which this switch does not support`);
       const index = e.register_id ? arrayIndex(e.index, r.info.size, r.label) : undefined;
-      const from = index ?? 0;
-      const to = index === undefined ? r.info.size : index + 1;
-      const cells = r.cells;
-      for (let i = from; i < to; i++) {
-        const value = cells instanceof Uint32Array ? uintToBytes(cells[i]!) : bigIntToBytes(cells[i]!);
-        out.push({ register_entry: { register_id: r.info.id, index: { index: i }, data: { bitstring: value } } });
+      return { r, from: index ?? 0, to: index === undefined ? r.info.size : index + 1 };
+    });
+    return (function* cells(): Generator<p4r.Entity> {
+      for (const { r, from, to } of ranges) {
+        const cells = r.cells;
+        for (let i = from; i < to && i < cells.length; i++) {
+          const value = cells instanceof Uint32Array ? uintToBytes(cells[i]!) : bigIntToBytes(cells[i]!);
+          yield { register_entry: { register_id: r.info.id, index: { index: i }, data: { bitstring: value } } };
+        }
       }
-    }
+    })();
   }
 }

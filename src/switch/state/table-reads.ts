@@ -76,36 +76,46 @@ function filterOf(te: p4r.TableEntry__Output): EntryFilter | undefined {
   return (r) => tests.every((test) => test(r));
 }
 
-function readTable(t: TableStore, te: p4r.TableEntry__Output, opts: ReadOptions, out: p4r.Entity[]): void {
+/** Checks a read of one table now; the entries come as the caller iterates. */
+function readTable(t: TableStore, te: p4r.TableEntry__Output, opts: ReadOptions): Iterable<p4r.Entity> {
   if (te.is_default_action) {
     if (te.match.length) throw invalidArgument(`a read of the default entry of ${t.label} takes no match`);
-    out.push({ table_entry: defaultEntryProto(t, t.defaultEntry, opts) });
-    return;
+    return [{ table_entry: defaultEntryProto(t, t.defaultEntry, opts) }];
   }
   const filter = filterOf(te);
   if (te.match.length) {
     const { matchKey } = t.layout.parse(te.match);
     if (te.priority || !t.info.needsPriority) {
       const r = t.get(t.entryKey(matchKey, checkPriority(t, te.priority)));
-      if (r && (!filter || filter(r))) out.push({ table_entry: entryProto(t, r, opts) });
-      return;
+      return r && (!filter || filter(r)) ? [{ table_entry: entryProto(t, r, opts) }] : [];
     }
     // Same match at any priority.
-    for (const r of t.entries()) if (r.matchKey === matchKey && (!filter || filter(r))) out.push({ table_entry: entryProto(t, r, opts) });
-    return;
+    return (function* sameMatch(): Generator<p4r.Entity> {
+      for (const r of t.entries()) if (r.matchKey === matchKey && (!filter || filter(r))) yield { table_entry: entryProto(t, r, opts) };
+    })();
   }
-  for (const r of t.entries()) if (!filter || filter(r)) out.push({ table_entry: entryProto(t, r, opts) });
+  return (function* all(): Generator<p4r.Entity> {
+    for (const r of t.entries()) if (!filter || filter(r)) yield { table_entry: entryProto(t, r, opts) };
+  })();
 }
 
-export function readTableEntries(te: p4r.TableEntry__Output, tables: TableStores, out: p4r.Entity[]): void {
+/**
+ * The entries a TableEntry read selects. The request is checked when this is called (throws
+ * EntityError); the entries are made one by one as the caller iterates, so a read of a large
+ * table never exists as one array. Entries inserted or deleted while the caller iterates may or
+ * may not be seen (a Map iterator's rules), never twice.
+ */
+export function readTableEntries(te: p4r.TableEntry__Output, tables: TableStores): Iterable<p4r.Entity> {
   refuseMeterCounterData(te.meter_counter_data, 'table entry read');
   const opts: ReadOptions = { counter: !!te.counter_data, meter: !!te.meter_config, hit: !!te.time_since_last_hit };
   if (te.table_id === 0) {
     if (te.match.length) throw invalidArgument('a read of all tables (table_id 0) cannot filter by match: match fields belong to one table');
-    for (const t of tables.all()) readTable(t, te, opts, out);
-    return;
+    const reads = [...tables.all()].map((t) => readTable(t, te, opts));
+    return (function* allTables(): Generator<p4r.Entity> {
+      for (const r of reads) yield* r;
+    })();
   }
   const t = tables.lookup(te.table_id);
   if (opts.hit && !t.info.idleTimeout) throw invalidArgument(`${t.label} does not support idle timeouts, so it has no time_since_last_hit`);
-  readTable(t, te, opts, out);
+  return readTable(t, te, opts);
 }
