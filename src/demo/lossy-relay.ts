@@ -6,7 +6,6 @@
  */
 import { ImpairedRelay, type RelayEnds } from './impaired-relay.js';
 
-export type { RelayEnds } from './impaired-relay.js';
 
 export interface RelayCounters {
   readonly relayed: number;

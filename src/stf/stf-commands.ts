@@ -66,5 +66,3 @@ export type StfCommand =
   | (At<'counter_write'> & { readonly counter: string; readonly index: number; readonly packets: bigint; readonly bytes: bigint })
   | (At<'counter_reset'> & { readonly counter: string })
   | (At<'check_counter'> & { readonly cell: CellRef; readonly field: CounterField; readonly op: Comparison; readonly value: bigint });
-
-export type StfCommandKind = StfCommand['kind'];

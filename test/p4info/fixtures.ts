@@ -2,10 +2,7 @@
 // directory: p4c 1.2.4.8's output for them (../shared/p4c-outputs) when it is
 // there and fresh, else p4ina's, which test/p4c/p4info-p4c.test.ts checks
 // equal to p4c's byte for byte.
-import { join } from 'node:path';
 import { p4infoFixtureFile, p4infoFixtureText } from '../helpers/p4c-outputs.js';
-
-export const FIXTURE_DIR = join(import.meta.dirname, '..', 'fixtures', 'p4info');
 
 /** Every program `NAME.p4` of test/fixtures/p4info. */
 export const FIXTURES = ['forwarding', 'acl', 'register', 'counter', 'packet_io'] as const;

@@ -9,19 +9,6 @@ import { StatementGenerator } from './generate-statements.js';
 import { FLOW_EXIT, FLOW_NEXT, FLOW_RETURN, type Flow, type PacketContext } from './packet-context.js';
 import { copyValue, type Value } from './values.js';
 
-/** Runs a list of compiled statements, stopping at the first return/exit. */
-export function sequence(steps: readonly Exec[]): Exec {
-  if (steps.length === 0) return () => FLOW_NEXT;
-  if (steps.length === 1) return steps[0]!;
-  return (ctx) => {
-    for (let i = 0; i < steps.length; i++) {
-      const flow = steps[i]!(ctx);
-      if (flow !== FLOW_NEXT) return flow;
-    }
-    return FLOW_NEXT;
-  };
-}
-
 /** Copy-in/copy-out of arguments into parameter slots. */
 export interface Binding {
   readonly copyIn: (ctx: PacketContext) => void;

@@ -3,7 +3,6 @@
 // table, action scopes, direct and indirect counters and meters, a register, a
 // digest, controller headers), and the kitchen sink extended with what neither
 // has: an action selector with an indirect table, and a parser value set.
-import { fileURLToPath } from 'node:url';
 import { assignIds, IdPrefix, P4Schema, readP4InfoFile } from '../../../src/p4info/index.js';
 import { CONVERSION, messageType } from '../../../src/proto/load.js';
 import type * as p4i from '../../../src/proto/p4i.js';
@@ -11,9 +10,6 @@ import { p4infoFixtureFile } from '../../helpers/p4c-outputs.js';
 import { kitchenSinkP4Info } from '../../helpers/p4info-builder.js';
 
 export type FixtureName = 'forwarding' | 'acl' | 'register' | 'counter' | 'packet_io';
-
-/** Directory of the fixture programs (NAME.p4). */
-export const FIXTURE_DIR = fileURLToPath(new URL('../../fixtures/p4info/', import.meta.url));
 
 /** A file with the program's P4Info text: p4c's output, or p4ina's equal one when p4c's is not at hand. */
 export function fixturePath(name: FixtureName): string {
