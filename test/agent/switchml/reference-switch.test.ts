@@ -188,6 +188,42 @@ describe('reference SwitchML switch: tables and drops', () => {
     expect(() => sw.addJob({ jobId: 2, slotBase: 4, poolSize: 1, workerIds: [0], sources: [0x0a000001] })).toThrow(/UDP source port/);
   });
 
+  test('takeovers: a newer round or a RECOVERY_UPDATE restarts a copy filling another round; exact sums after', () => {
+    const RECOVERY = SwitchMlMessageType.RECOVERY_UPDATE;
+    // A stray round older than the job's: the first real update takes the copy over.
+    let sw = model([0, 1]);
+    expect(sw.process(update({ worker: 1, tsi: 0, epoch: 200 })).action).toBe('aggregated');
+    expect(sw.process(update({ worker: 0, tsi: 0, epoch: 0 })).action).toBe('aggregated');
+    expect(sw.counters.takeovers).toBe(1);
+    expect(packetOf(sw.process(update({ worker: 1, tsi: 0, epoch: 0 }))).values.toInt32Array()[0]).toBe(3);
+    // A stray round newer than the job's: stale for UPDATEs, taken over by a RECOVERY_UPDATE.
+    sw = model([0, 1]);
+    expect(sw.process(update({ worker: 0, tsi: 0x7fff0000 })).action).toBe('aggregated');
+    expect(sw.process(update({ worker: 1, tsi: 0 }))).toEqual({ action: 'drop', reason: 'stale' });
+    expect(sw.process(update({ worker: 1, tsi: 0, type: RECOVERY })).action).toBe('aggregated');
+    expect(sw.counters.takeovers).toBe(1);
+    // A RECOVERY_UPDATE of the copy's own round is an ordinary update: a duplicate is still a duplicate.
+    expect(sw.process(update({ worker: 1, tsi: 0, type: RECOVERY }))).toEqual({ action: 'drop', reason: 'incompleteRetransmission' });
+    const result = sw.process(update({ worker: 0, tsi: 0, type: RECOVERY }));
+    expect(result.action).toBe('multicast');
+    expect([...packetOf(result).values.toInt32Array()]).toEqual([3, 30, -2, 0]);
+    expect(packetOf(result).messageType).toBe(SwitchMlMessageType.RESULT);
+    // A newer round after a complete one is an ordinary new round, not a takeover.
+    expect(sw.process(update({ worker: 0, tsi: 0x7fff0000, type: RECOVERY })).action).toBe('aggregated');
+    expect(sw.counters.takeovers).toBe(1);
+    // A complete copy is not taken over by an older RECOVERY_UPDATE when the job has two workers...
+    sw = model([0, 1]);
+    sw.process(update({ worker: 0, tsi: 8 }));
+    sw.process(update({ worker: 1, tsi: 8 }));
+    expect(sw.process(update({ worker: 0, tsi: 4, type: RECOVERY }))).toEqual({ action: 'drop', reason: 'stale' });
+    // ...but is for a job of one worker, where nobody else can need its result.
+    sw = model([0]);
+    expect(sw.process(update({ worker: 0, tsi: 0x7fff0000 })).action).toBe('multicast');
+    expect(sw.process(update({ worker: 0, tsi: 0 }))).toEqual({ action: 'drop', reason: 'stale' });
+    expect(sw.process(update({ worker: 0, tsi: 0, type: RECOVERY })).action).toBe('multicast');
+    expect(sw.counters.takeovers).toBe(1);
+  });
+
   test('a packet inside a larger buffer is read from its offset and length', () => {
     const sw = model([0]);
     const packet = update({ worker: 0, values: [4, 3, 2, 1] });
