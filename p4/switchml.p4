@@ -11,7 +11,10 @@
  * the job's workers (rewritten per worker in egress by egress_rid). A
  * worker's retransmission for a copy already complete is answered with the
  * stored result (RETRANSMITTED_RESULT, back out of the ingress port); one
- * for a copy still filling is dropped. Every other packet
+ * for a copy still filling is dropped. A copy filling a round nobody will
+ * finish (a stray update) is taken over by a newer round or by a worker's
+ * RECOVERY_UPDATE, and the workers table checks each update's source
+ * address and UDP port. Every other packet
  * is forwarded as forward.p4 forwards it. Packet formats: docs/wire.md §4.
  * Control-plane contract and the exact packet behaviour: docs/p4-programs.md.
  *
