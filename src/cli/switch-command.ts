@@ -28,6 +28,12 @@ options:
   CONFIG                        a program to run from the start: NAME.ir.json from p4ina compile
                                 (BMv2's JSON is not accepted: compile the P4 with p4ina compile)
   --thrift-port N               accepted for compatibility and ignored: p4ina has no Thrift server
+  --pipeline-memory-budget SIZE the memory one pipeline may take, estimated from its P4Info and
+                                IR before anything is allocated (default 1GiB; e.g. 512MiB, 4GiB);
+                                a bigger pipeline is refused with RESOURCE_EXHAUSTED
+  --max-array-cells N           cells of one counter, meter or register array (default 16777216)
+  --max-read-entities N         entities one ReadRequest may name (default 10000)
+  --max-reads-in-flight N       Read RPCs streamed at once, all clients together (default 16)
   -h, --help                    show this help
 
 target options (after --):
@@ -58,6 +64,11 @@ export interface SwitchOptions {
   grpcAddress: string;
   cpuPort: number | undefined;
   tls: { certFile: string; keyFile: string; caFile: string | undefined; clientAuth: boolean } | undefined;
+  /** --pipeline-memory-budget, in bytes. */
+  pipelineMemoryBudget: number | undefined;
+  maxArrayCells: number | undefined;
+  maxReadEntities: number | undefined;
+  maxReadsInFlight: number | undefined;
 }
 
 /** A command line we cannot run; the message says what to change. */
@@ -71,6 +82,24 @@ function integer(flag: string, text: string, max: bigint): bigint {
   if (!/^\d+$/.test(text)) throw new UsageError(`${flag} takes a non-negative integer, not "${text}"`);
   const value = BigInt(text);
   if (value > max) throw new UsageError(`${flag} ${text} is too large (at most ${max})`);
+  return value;
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+/** "512MiB", "4GiB", "1000000": bytes (units are powers of 1024). */
+function byteSize(flag: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$/.exec(text.trim());
+  const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  if (!match || unit === undefined) throw new UsageError(`${flag} takes a size such as 512MiB, 4GiB or a number of bytes, not "${text}"`);
+  const bytes = Math.floor(Number(match[1]) * unit);
+  if (bytes < 1024 * 1024) throw new UsageError(`${flag} ${text} is too small (at least 1MiB)`);
+  return bytes;
+}
+
+function positive(flag: string, text: string, max: bigint): number {
+  const value = Number(integer(flag, text, max));
+  if (value === 0) throw new UsageError(`${flag} must be at least 1`);
   return value;
 }
 
@@ -107,6 +136,10 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
     grpcAddress: '127.0.0.1:9559',
     cpuPort: undefined,
     tls: undefined,
+    pipelineMemoryBudget: undefined,
+    maxArrayCells: undefined,
+    maxReadEntities: undefined,
+    maxReadsInFlight: undefined,
   };
   const positionals: string[] = [];
   walk(general, (flag, value) => {
@@ -149,6 +182,18 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
         return false;
       case '--thrift-port':
         options.thriftPort = Number(integer(flag, value(), 65535n));
+        return true;
+      case '--pipeline-memory-budget':
+        options.pipelineMemoryBudget = byteSize(flag, value());
+        return true;
+      case '--max-array-cells':
+        options.maxArrayCells = positive(flag, value(), 1n << 31n);
+        return true;
+      case '--max-read-entities':
+        options.maxReadEntities = positive(flag, value(), 1n << 24n);
+        return true;
+      case '--max-reads-in-flight':
+        options.maxReadsInFlight = positive(flag, value(), 4096n);
         return true;
       default:
         if (flag.startsWith('--grpc-server') || flag === '--cpu-port') throw new UsageError(`${flag} is a target option: put it after --`);
@@ -270,6 +315,14 @@ export async function run(argv: string[]): Promise<number> {
       configFile: options.config,
       p4infoFile: options.p4info,
       server: { address: options.grpcAddress, ...(tls ? { tls } : {}) },
+      pipelineLimits: {
+        ...(options.pipelineMemoryBudget !== undefined ? { memoryBudgetBytes: options.pipelineMemoryBudget } : {}),
+        ...(options.maxArrayCells !== undefined ? { maxArrayCells: options.maxArrayCells } : {}),
+      },
+      serverLimits: {
+        ...(options.maxReadEntities !== undefined ? { maxReadEntities: options.maxReadEntities } : {}),
+        ...(options.maxReadsInFlight !== undefined ? { maxReadsInFlight: options.maxReadsInFlight } : {}),
+      },
     });
   } catch (err) {
     if (!P4inaError.is(err)) throw err;

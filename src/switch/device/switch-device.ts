@@ -11,6 +11,7 @@
  * either the old pipeline or the new one, never a half-installed one.
  */
 import type { Logger } from 'pino';
+import type { IrProgram } from '../../p4c/ir/types.js';
 import { moduleLogger } from '../../log/logger.js';
 import type * as p4i from '../../proto/p4i.js';
 import type * as p4r from '../../proto/p4r.js';
@@ -20,10 +21,11 @@ import type { PacketIoPort } from '../ports/packet-io-port.js';
 import type { Port } from '../ports/port.js';
 import type { PortSet } from '../ports/port-set.js';
 import type { IdleTimer } from '../runtime/idle-timeout-notifier.js';
-import { P4RuntimeServer, type StartOptions } from '../runtime/server.js';
+import { P4RuntimeServer, type ServerLimits, type StartOptions } from '../runtime/server.js';
 import { DeviceState, type InstalledPipeline } from '../state/device-state.js';
+import type { PipelineLimits } from '../state/pipeline-config.js';
 import { Code } from '../state/status.js';
-import { compileInstalled } from './pipeline-loader.js';
+import { compileInstalled, populateFromIr, verifyIr } from './pipeline-loader.js';
 import { PortStatsTable, type PortStats } from './port-stats.js';
 
 /** A device config that carries no program: empty, blank, or `{}`. */
@@ -40,6 +42,10 @@ export interface SwitchDeviceOptions {
   readonly logger?: Logger;
   /** Clock and timer of idle timeouts (hits, TTLs, scans); real time by default. Tests pass a fake one. */
   readonly idleTimer?: IdleTimer;
+  /** What one pipeline may declare and take (memory budget, array cells, …). */
+  readonly pipelineLimits?: Partial<PipelineLimits>;
+  /** The P4Runtime server's limits (reads in flight, entities per read, streams, …). */
+  readonly serverLimits?: Partial<ServerLimits>;
 }
 
 export class SwitchDevice implements PacketIoPort {
@@ -54,13 +60,25 @@ export class SwitchDevice implements PacketIoPort {
 
   constructor(private readonly options: SwitchDeviceOptions) {
     this.log = options.logger ?? moduleLogger('switch.device');
+    const services = { log: this.log, emitDigest: (id: number, data: p4r.P4Data) => this.emitDigest(id, data) };
+    const irs = new WeakMap<InstalledPipeline, IrProgram>();
     this.state = new DeviceState({
       logger: this.log,
       ...(options.idleTimer ? { clock: () => options.idleTimer!.now() } : {}),
-      verifyDeviceConfig: (pipeline) => {
+      ...(options.pipelineLimits ? { limits: options.pipelineLimits } : {}),
+      deviceConfig: {
         // No program (empty bytes or an empty JSON object, as P4Runtime-only tests push): accepted, the data plane drops everything.
-        if (isPlaceholder(pipeline.deviceConfig)) return;
-        this.compiled.set(pipeline, compileInstalled(pipeline, { log: this.log, emitDigest: (id, data) => this.emitDigest(id, data) }));
+        verify: (pipeline) => {
+          if (!isPlaceholder(pipeline.deviceConfig)) irs.set(pipeline, verifyIr(pipeline, this.state.limits, services));
+        },
+        populate: (pipeline, forwarding) => {
+          const ir = irs.get(pipeline);
+          if (ir) populateFromIr(ir, forwarding);
+        },
+        prepare: (pipeline) => {
+          const ir = irs.get(pipeline);
+          if (ir) this.compiled.set(pipeline, compileInstalled(ir, pipeline, services));
+        },
       },
     });
     this.server = new P4RuntimeServer({
@@ -69,6 +87,7 @@ export class SwitchDevice implements PacketIoPort {
       packetIo: this,
       logger: this.log,
       ...(options.idleTimer ? { idleTimer: options.idleTimer } : {}),
+      ...(options.serverLimits ? { limits: options.serverLimits } : {}),
     });
     this.state.onPipelineChange((p) => this.usePipeline(p));
     options.ports.onFrame(this.onFrame);

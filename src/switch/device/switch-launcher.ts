@@ -10,7 +10,8 @@ import { readP4InfoFile } from '../../p4info/p4info-files.js';
 import type * as p4i from '../../proto/p4i.js';
 import { PcapRecorder } from '../ports/pcap-recorder.js';
 import { PortSet } from '../ports/port-set.js';
-import type { StartOptions } from '../runtime/server.js';
+import type { ServerLimits, StartOptions } from '../runtime/server.js';
+import type { PipelineLimits } from '../state/pipeline-config.js';
 import { readIr } from './pipeline-loader.js';
 import { SwitchDevice } from './switch-device.js';
 
@@ -25,6 +26,10 @@ export interface LaunchOptions {
   /** Its P4Info; default: the compile output beside CONFIG (NAME.p4info.txtpb, .json or .bin for NAME.ir.json). */
   readonly p4infoFile?: string | undefined;
   readonly server: StartOptions;
+  /** What one pipeline may declare and take (memory budget, array cells). */
+  readonly pipelineLimits?: Partial<PipelineLimits>;
+  /** The P4Runtime server's limits (entities per read, reads in flight, …). */
+  readonly serverLimits?: Partial<ServerLimits>;
 }
 
 export interface LaunchedSwitch {
@@ -71,7 +76,13 @@ export async function launchSwitch(options: LaunchOptions): Promise<LaunchedSwit
     await ports.close();
     throw e;
   }
-  const device = new SwitchDevice({ deviceId: options.deviceId, ports, cpuPort: options.cpuPort });
+  const device = new SwitchDevice({
+    deviceId: options.deviceId,
+    ports,
+    cpuPort: options.cpuPort,
+    ...(options.pipelineLimits ? { pipelineLimits: options.pipelineLimits } : {}),
+    ...(options.serverLimits ? { serverLimits: options.serverLimits } : {}),
+  });
   const stop = async (): Promise<void> => {
     await device.stop();
     await recorder?.close();

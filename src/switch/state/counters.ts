@@ -21,10 +21,11 @@ export interface CounterArray {
 export class CounterStore extends Store {
   private readonly byId = new Map<number, CounterArray>();
 
-  constructor(schema: P4Schema, undo: UndoLog) {
+  constructor(schema: P4Schema, undo: UndoLog, allocate = true) {
     super(undo);
     for (const info of schema.counters.all) {
-      this.byId.set(info.id, { info, label: describe('counter', info.name, info.id), packets: new Float64Array(info.size), bytes: new Float64Array(info.size) });
+      const cells = allocate ? info.size : 0;
+      this.byId.set(info.id, { info, label: describe('counter', info.name, info.id), packets: new Float64Array(cells), bytes: new Float64Array(cells) });
     }
   }
 

@@ -6,11 +6,15 @@
  * runtime server; this class answers with Status values, never throws for
  * bad input.
  *
- * VERIFY_AND_SAVE builds an empty forwarding state for the saved P4Info;
- * reads and writes go to it from then on (the spec wants them to use the new
- * P4Info) while the data plane keeps running the realized one. COMMIT
- * realizes the saved pipeline with the writes made since the save: they
- * were applied to its state as they came, which is the replay.
+ * Every action first checks the config (buildPipeline: P4Info well-formed,
+ * memory budget; then the device config hooks) without allocating a store.
+ * VERIFY stops there. VERIFY_AND_SAVE keeps the checked pipeline; reads and
+ * writes go to it from then on (the spec wants them to use the new P4Info),
+ * allocating its stores on first use, while the data plane keeps running the
+ * realized one. COMMIT realizes the saved pipeline with the writes made since
+ * the save: they were applied to its state as they came, which is the
+ * replay. Realizing allocates the stores, lets the device prepare its data
+ * plane (which may still refuse), and only then swaps.
  *
  * DATAPLANE_ATOMIC is honoured because a batch is applied synchronously: the
  * packet pipeline runs on the same event loop and cannot see a batch half
@@ -21,9 +25,9 @@ import type * as p4i from '../../proto/p4i.js';
 import type * as p4r from '../../proto/p4r.js';
 import { monotonicClock, type Clock } from './clock.js';
 import type { DigestConfig } from './digests.js';
-import { EntityError, invalidArgument, notFound } from './entity-error.js';
+import { EntityError, invalidArgument, notFound, resourceExhausted } from './entity-error.js';
 import type { ForwardingState } from './forwarding-state.js';
-import { buildPipeline, type InstalledPipeline } from './pipeline-config.js';
+import { buildPipeline, DEFAULT_PIPELINE_LIMITS, type InstalledPipeline, type PipelineLimits } from './pipeline-config.js';
 import { reconcileInto } from './reconcile.js';
 import { Code, OK, status, type Status } from './status.js';
 
@@ -33,8 +37,24 @@ export type Atomicity = 'CONTINUE_ON_ERROR' | 'ROLLBACK_ON_ERROR' | 'DATAPLANE_A
 
 export type PipelineListener = (pipeline: InstalledPipeline | undefined) => void;
 
-/** Checks a config's device config (e.g. that the executor can run it); throws EntityError to refuse it. */
-export type DeviceConfigVerifier = (pipeline: InstalledPipeline) => void;
+/** What the data plane does with a pipeline's device config. Each may throw EntityError to refuse the config. */
+export interface DeviceConfigHooks {
+  /** Checks the device config against the pipeline (e.g. that the executor can run it) without allocating its stores. */
+  verify(pipeline: InstalledPipeline): void;
+  /** Fills a pipeline's stores when they are allocated (e.g. the program's const entries). */
+  populate?(pipeline: InstalledPipeline, forwarding: ForwardingState): void;
+  /** Makes the data plane of a pipeline about to be realized, its stores allocated. */
+  prepare?(pipeline: InstalledPipeline): void;
+}
+
+export interface DeviceStateOptions {
+  readonly logger?: Logger;
+  readonly deviceConfig?: DeviceConfigHooks;
+  /** Stamps table hits and measures idle timeouts in every pipeline this device builds. */
+  readonly clock?: Clock;
+  /** What one pipeline may declare and take (memory budget, array cells, …); defaults in DEFAULT_PIPELINE_LIMITS. */
+  readonly limits?: Partial<PipelineLimits>;
+}
 
 function errorStatus(e: unknown, log: Logger, during: string): Status {
   if (e instanceof EntityError) return e.status;
@@ -48,20 +68,34 @@ export class DeviceState {
   private saved: InstalledPipeline | undefined;
   private readonly listeners = new Set<PipelineListener>();
   private readonly log: Logger;
-  private readonly verifyDeviceConfig: DeviceConfigVerifier | undefined;
+  private readonly hooks: DeviceConfigHooks | undefined;
   /** Stamps table hits and measures idle timeouts in every pipeline this device builds. */
   readonly clock: Clock;
+  readonly limits: PipelineLimits;
 
-  constructor(options: { logger?: Logger; verifyDeviceConfig?: DeviceConfigVerifier; clock?: Clock } = {}) {
+  constructor(options: DeviceStateOptions = {}) {
     this.log = options.logger ?? moduleLogger('switch.state');
-    this.verifyDeviceConfig = options.verifyDeviceConfig;
+    this.hooks = options.deviceConfig;
     this.clock = options.clock ?? monotonicClock;
+    this.limits = { ...DEFAULT_PIPELINE_LIMITS, ...options.limits };
   }
 
-  /** buildPipeline plus the device-config check, so a config the data plane cannot run fails at VERIFY. */
+  /** buildPipeline plus the device-config check, so a config the data plane cannot run fails at VERIFY; allocates no store. */
   private build(config: p4r.ForwardingPipelineConfig__Output | null): InstalledPipeline {
-    const built = buildPipeline(config, this.clock);
-    this.verifyDeviceConfig?.(built);
+    const hooks = this.hooks;
+    const built = buildPipeline(config, {
+      clock: this.clock,
+      limits: this.limits,
+      ...(hooks?.populate ? { populate: (p: InstalledPipeline, f: ForwardingState) => hooks.populate!(p, f) } : {}),
+    });
+    try {
+      hooks?.verify(built);
+    } catch (e) {
+      if (e instanceof EntityError) throw e;
+      // The config is the client's: whatever it makes the checks trip on is its fault, not an internal error.
+      this.log.warn({ err: e }, 'a device config made its check fail unexpectedly; refused');
+      throw invalidArgument(`the device config cannot be used: ${e instanceof Error ? e.message : String(e)}`);
+    }
     return built;
   }
 
@@ -212,10 +246,21 @@ export class DeviceState {
     }
   }
 
+  /** Allocates the pipeline's stores, lets the device prepare its data plane (which may refuse), then swaps. */
   private realize(next: InstalledPipeline, action: string): void {
+    try {
+      void next.forwarding;
+      this.hooks?.prepare?.(next);
+    } catch (e) {
+      if (e instanceof EntityError) throw e;
+      if (e instanceof RangeError) {
+        throw resourceExhausted(`the switch could not allocate the pipeline (estimated ${next.estimate.bytes} bytes): ${e.message}; the old pipeline keeps running`);
+      }
+      throw e;
+    }
     this.realized = next;
     this.saved = undefined;
-    this.log.info({ action, cookie: next.cookie, tables: next.schema.tables.size }, 'pipeline realized');
+    this.log.info({ action, cookie: next.cookie, tables: next.schema.tables.size, estimatedBytes: next.estimate.bytes }, 'pipeline realized');
     for (const listener of [...this.listeners]) {
       try {
         listener(next);

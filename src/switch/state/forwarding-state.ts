@@ -37,12 +37,15 @@ export class ForwardingState {
     readonly schema: P4Schema,
     /** Stamps hits and measures idle time of the entries of idle-timeout tables. */
     readonly clock: Clock = monotonicClock,
+    /** `allocate: false` gives every counter, meter and register 0 cells: a state of the right shape to check a program against, holding nothing. */
+    options: { allocate?: boolean } = {},
   ) {
+    const allocate = options.allocate ?? true;
     this.tables = new TableStores(schema, this.undo, clock);
     this.actionProfiles = new ActionProfileStore(schema, this.undo);
-    this.counters = new CounterStore(schema, this.undo);
-    this.meters = new MeterStore(schema, this.undo);
-    this.registers = new RegisterStore(schema, this.undo);
+    this.counters = new CounterStore(schema, this.undo, allocate);
+    this.meters = new MeterStore(schema, this.undo, allocate);
+    this.registers = new RegisterStore(schema, this.undo, allocate);
     this.pre = new PreStore(this.undo);
     this.digests = new DigestStore(schema, this.undo);
     this.valueSets = new ValueSetStore(schema, this.undo);

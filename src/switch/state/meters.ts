@@ -20,10 +20,11 @@ export interface MeterArray {
 export class MeterStore extends Store {
   private readonly byId = new Map<number, MeterArray>();
 
-  constructor(schema: P4Schema, undo: UndoLog) {
+  constructor(schema: P4Schema, undo: UndoLog, allocate = true) {
     super(undo);
     for (const info of schema.meters.all) {
-      this.byId.set(info.id, { info, label: describe('meter', info.name, info.id), configs: new Array<MeterSettings | undefined>(info.size).fill(undefined) });
+      const cells = allocate ? info.size : 0;
+      this.byId.set(info.id, { info, label: describe('meter', info.name, info.id), configs: new Array<MeterSettings | undefined>(cells).fill(undefined) });
     }
   }
 

@@ -27,11 +27,12 @@ export interface RegisterArray {
 export class RegisterStore extends Store {
   private readonly byId = new Map<number, RegisterArray>();
 
-  constructor(schema: P4Schema, undo: UndoLog) {
+  constructor(schema: P4Schema, undo: UndoLog, allocate = true) {
     super(undo);
     for (const info of schema.registers.all) {
       const w = info.bitwidth;
-      const cells: RegisterCells = w !== undefined && w <= 32 ? new Uint32Array(info.size) : new Array<bigint>(info.size).fill(0n);
+      const size = allocate ? info.size : 0;
+      const cells: RegisterCells = w !== undefined && w <= 32 ? new Uint32Array(size) : new Array<bigint>(size).fill(0n);
       this.byId.set(info.id, { info, label: describe('register', info.name, info.id), bitwidth: w, cells });
     }
   }

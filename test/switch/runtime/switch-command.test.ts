@@ -27,6 +27,15 @@ describe('parseSwitchArgs', () => {
     expect(o).toMatchObject({ interfaces: [{ port: 1, iface: 's1-eth1' }, { port: 2, iface: 'udp:127.0.0.1:9000:127.0.0.1:9001' }], pcapDir: 'out', config: 'prog.json' });
   });
 
+  it('reads the limits: pipeline memory budget, array cells, entities per read, reads in flight', () => {
+    const o = parseSwitchArgs(['--no-p4', '--pipeline-memory-budget', '512MiB', '--max-array-cells=1000', '--max-read-entities', '50', '--max-reads-in-flight', '4']);
+    expect(o).toMatchObject({ pipelineMemoryBudget: 512 * 1024 * 1024, maxArrayCells: 1000, maxReadEntities: 50, maxReadsInFlight: 4 });
+    expect(parseSwitchArgs(['--no-p4', '--pipeline-memory-budget', '2GiB']).pipelineMemoryBudget).toBe(2 * 1024 ** 3);
+    expect(() => parseSwitchArgs(['--no-p4', '--pipeline-memory-budget', 'lots'])).toThrow(/takes a size such as 512MiB/);
+    expect(() => parseSwitchArgs(['--no-p4', '--pipeline-memory-budget', '10KiB'])).toThrow(/too small/);
+    expect(() => parseSwitchArgs(['--no-p4', '--max-reads-in-flight', '0'])).toThrow(/at least 1/);
+  });
+
   it('reads TLS options', () => {
     const o = parseSwitchArgs(['--no-p4', '--', '--grpc-server-ssl', '--grpc-server-cert', 'c', '--grpc-server-key', 'k', '--grpc-server-cacert', 'ca', '--grpc-server-with-client-auth']);
     expect(o.tls).toEqual({ certFile: 'c', keyFile: 'k', caFile: 'ca', clientAuth: true });

@@ -54,7 +54,7 @@ describe('SetForwardingPipelineConfig', () => {
     });
     const p4info = testP4Info();
     const broken = { ...p4info, tables: [...p4info.tables, p4info.tables[0]!] };
-    expect(d.setPipeline('VERIFY', pipelineConfig(broken))).toMatchObject({ code: Code.INVALID_ARGUMENT, message: expect.stringMatching(/two tables have id/) as unknown });
+    expect(d.setPipeline('VERIFY', pipelineConfig(broken))).toMatchObject({ code: Code.INVALID_ARGUMENT, message: expect.stringMatching(/id 0x[0-9a-f]{8} is used twice/) as unknown });
     const huge = { ...p4info, registers: [{ ...p4info.registers[0]!, size: 1 << 30 }] };
     expect(d.setPipeline('VERIFY_AND_COMMIT', pipelineConfig(huge))).toMatchObject({ code: Code.INVALID_ARGUMENT });
     expect(d.setPipeline('UNSPECIFIED', pipelineConfig())).toMatchObject({ code: Code.INVALID_ARGUMENT });
