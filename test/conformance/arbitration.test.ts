@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { action, insert, isElectionIdUsed, isNotPrimary, table, type P4RuntimeClient } from '../../src/p4runtime/index.js';
 import { fixtureP4Info } from './helpers/programs.js';
-import { rpcCode, rpcError } from './helpers/outcomes.js';
+import { failedUpdates, rpcCode, rpcError } from './helpers/outcomes.js';
 import { SwitchUnderTest, type ClientEvent } from './helpers/switch-under-test.js';
 import { until } from './helpers/wait.js';
 
@@ -163,8 +163,10 @@ describe('arbitration between P4RuntimeClients', () => {
     const monitor = await sw.connect({ electionId: 20n, role: 'sdn.monitor' });
     expect(monitor.isPrimary).toBe(true);
     monitor.useP4Info(P4INFO);
-    await monitor.write(insert(entry(1)));
+    // A named role without a role config is primary of its role but may only read (role-config.ts).
+    expect(await failedUpdates(monitor.write(insert(entry(1))))).toEqual([[0, 'PERMISSION_DENIED']]);
     await main.write(insert(entry(2)));
+    expect(await monitor.readAll(table('*'))).toHaveLength(1);
     expect(mastership(main)).toEqual([['primary', 20n]]);
   });
 

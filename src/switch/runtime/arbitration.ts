@@ -176,6 +176,23 @@ export class Arbitrator<S, C = unknown> {
     return this.members.get(stream);
   }
 
+  /** The config the primary of `role` arbitrated with (kept after it leaves, until another primary replaces it). */
+  roleConfig(role: string): C | null {
+    return this.groups.get(role)?.config ?? null;
+  }
+
+  /** Every known role and its config. */
+  roleConfigs(): [string, C | null][] {
+    return [...this.groups].map(([role, group]) => [role, group.config]);
+  }
+
+  /** The primary of every role that has one, with its role and config. */
+  primaryRoles(): { stream: S; role: string; config: C | null }[] {
+    const out: { stream: S; role: string; config: C | null }[] = [];
+    for (const [role, group] of this.groups) if (group.primary !== undefined) out.push({ stream: group.primary, role, config: group.config });
+    return out;
+  }
+
   /** The primary stream of every role that has one (packet-ins and digests go to these). */
   primaries(): S[] {
     const out: S[] = [];

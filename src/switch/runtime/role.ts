@@ -2,8 +2,8 @@
  * Roles as the server keys them. The role is a name (P4Runtime 1.4+); the empty
  * name is the default role with full pipeline access. Clients older than 1.4
  * may send only the deprecated uint64 role id, which we key as "id:<n>" so that
- * such roles stay apart from the default role. Role configs are remembered and
- * echoed but not interpreted: every role has full access (no role scheme).
+ * such roles stay apart from the default role. What a named role may do is
+ * its role config's business (role-config.ts): without one, it only reads.
  */
 import type * as p4r from '../../proto/p4r.js';
 import type * as rpc from '../../proto/rpc.js';

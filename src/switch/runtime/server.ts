@@ -22,6 +22,7 @@ import { DEFAULT_MAX_ERROR_DETAILS_BYTES, fail, type GrpcFailure } from './grpc-
 import { IdleTimeoutNotifier, type IdleTimer } from './idle-timeout-notifier.js';
 import { buildPacketIn } from './packet-in.js';
 import { planRead, type ReadCall, streamRead } from './read-rpc.js';
+import { notifiedOf, receivesPackets } from './role-config.js';
 import { type StreamArbitrator, type StreamCall, StreamChannel, type StreamLimits } from './stream-channel.js';
 import * as unary from './unary-rpcs.js';
 
@@ -121,7 +122,7 @@ export class P4RuntimeServer {
       configOf: (id) => this.state.digestConfig(id),
       deliver: (list) => {
         let delivered = false;
-        for (const channel of this.arbitrator.primaries()) delivered = channel.sendDigestList(list) || delivered;
+        for (const p of this.arbitrator.primaryRoles()) if (notifiedOf(p.role, p.config, list.digestId)) delivered = p.stream.sendDigestList(list) || delivered;
         return delivered;
       },
     });
@@ -130,7 +131,8 @@ export class P4RuntimeServer {
       hasPrimary: () => this.arbitrator.primaries().length > 0,
       deliver: (notification) => {
         let delivered = false;
-        for (const channel of this.arbitrator.primaries()) delivered = channel.sendIdleTimeout(notification) || delivered;
+        const tableId = notification.table_entry?.[0]?.table_id ?? 0;
+        for (const p of this.arbitrator.primaryRoles()) if (notifiedOf(p.role, p.config, tableId)) delivered = p.stream.sendIdleTimeout(notification) || delivered;
         return delivered;
       },
       ...(options.idleTimer ? { timer: options.idleTimer } : {}),
@@ -158,6 +160,13 @@ export class P4RuntimeServer {
     this.unsubscribe = this.state.onPipelineChange(() => this.digests.reset());
     this.idleTimeouts.start();
     this.logger.info({ address, port, tls: !!options.tls }, 'P4Runtime server listening');
+    if (!options.tls && !isLoopback(address)) {
+      this.logger.warn(
+        { address },
+        'P4Runtime is served without TLS on an address other hosts can reach: anyone who reaches it can arbitrate, write and replace the pipeline; ' +
+          'bind 127.0.0.1, or serve TLS with client certificates (--grpc-server-ssl … --grpc-server-with-client-auth)',
+      );
+    }
     return { port };
   }
 
@@ -195,7 +204,7 @@ export class P4RuntimeServer {
     if (!pipeline) return 0;
     const packet = buildPacketIn(pipeline.schema.packetHeader('packet_in'), payload, metadata);
     let queued = 0;
-    for (const channel of this.arbitrator.primaries()) if (channel.sendPacketIn(packet)) queued++;
+    for (const p of this.arbitrator.primaryRoles()) if (receivesPackets(p.role, p.config, packet) && p.stream.sendPacketIn(packet)) queued++;
     return queued;
   }
 
@@ -283,6 +292,12 @@ export class P4RuntimeServer {
     });
     this.channels.add(channel);
   }
+}
+
+/** Whether a HOST:PORT address only takes connections from this host (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(address: string): boolean {
+  const host = address.slice(0, address.lastIndexOf(':')).replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::ffff:127.0.0.1';
 }
 
 function internal(err: unknown): GrpcFailure {

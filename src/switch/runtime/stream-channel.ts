@@ -13,7 +13,6 @@
 import { status as Code, type ServerDuplexStream } from '@grpc/grpc-js';
 import type { Logger } from '../../log/logger.js';
 import type * as p4r from '../../proto/p4r.js';
-import type * as rpc from '../../proto/rpc.js';
 import type { PacketIoPort } from '../ports/packet-io-port.js';
 import type { DeviceState } from '../state/device-state.js';
 import { isOk, type Status } from '../state/status.js';
@@ -23,10 +22,11 @@ import { electionIdFrom, electionIdTo } from './election-id.js';
 import { ERROR_SPACE, failure } from './grpc-failure.js';
 import { checkPacketOut } from './packet-out.js';
 import { roleKeyOfArbitration, roleMessage } from './role.js';
+import { checkOverlap, notifiedOf, parseRoleConfig, receivesPackets, type RoleConfig } from './role-config.js';
 
 export type StreamCall = ServerDuplexStream<p4r.StreamMessageRequest__Output, p4r.StreamMessageResponse>;
-export type StreamArbitrator = Arbitrator<StreamChannel, rpc.Any__Output>;
-export type StreamNotice = ArbitrationNotice<StreamChannel, rpc.Any__Output>;
+export type StreamArbitrator = Arbitrator<StreamChannel, RoleConfig>;
+export type StreamNotice = ArbitrationNotice<StreamChannel, RoleConfig>;
 
 export interface StreamLimits {
   /** Unread messages beyond which PacketIns, digest lists and StreamErrors are dropped. */
@@ -78,7 +78,7 @@ export class StreamChannel {
       {
         arbitration: {
           device_id: notice.deviceId.toString(),
-          role: roleMessage(notice.role, notice.roleConfig),
+          role: roleMessage(notice.role, notice.roleConfig?.any ?? null),
           election_id: electionIdTo(notice.electionId),
           status: { code: notice.status.code, message: notice.status.message },
         },
@@ -169,11 +169,24 @@ export class StreamChannel {
   }
 
   private onArbitration(update: p4r.MasterArbitrationUpdate__Output): void {
+    const role = roleKeyOfArbitration(update.role);
+    const parsed = parseRoleConfig(role, update.role?.config ?? null);
+    let refused = 'refused' in parsed ? parsed.refused : undefined;
+    const roleConfig = 'config' in parsed ? parsed.config : null;
+    if (!refused && roleConfig) {
+      const overlap = checkOverlap(role, roleConfig.policy, this.ctx.arbitrator.roleConfigs());
+      if (!isOk(overlap)) refused = overlap;
+    }
+    if (refused) {
+      this.logger.info({ code: Code[refused.code], reason: refused.message }, 'role config refused; ending stream');
+      this.terminate(refused);
+      return;
+    }
     const result = this.ctx.arbitrator.update(this, {
       deviceId: BigInt(update.device_id),
-      role: roleKeyOfArbitration(update.role),
+      role,
       electionId: electionIdFrom(update.election_id),
-      roleConfig: update.role?.config ?? null,
+      roleConfig,
     });
     deliverNotices(result.notices);
     if (!isOk(result.status)) {
@@ -185,6 +198,11 @@ export class StreamChannel {
   private onPacketOut(packet: p4r.PacketOut__Output): void {
     if (!this.ctx.arbitrator.isPrimary(this)) {
       this.logger.trace('PacketOut from a stream that is not primary: dropped');
+      return;
+    }
+    const role = this.ctx.arbitrator.membership(this)!.role;
+    if (!receivesPackets(role, this.ctx.arbitrator.roleConfig(role))) {
+      this.streamError(Code.PERMISSION_DENIED, 'this role does no packet I/O: its role config does not set receives_packet_ins', { packet_out: { packet_out: packet } });
       return;
     }
     const pipeline = this.ctx.state.pipeline;
@@ -206,6 +224,8 @@ export class StreamChannel {
 
   private onDigestAck(ack: p4r.DigestListAck__Output): void {
     if (!this.ctx.arbitrator.isPrimary(this)) return; // only the primary's acks count
+    const role = this.ctx.arbitrator.membership(this)!.role;
+    if (!notifiedOf(role, this.ctx.arbitrator.roleConfig(role), ack.digest_id)) return; // nor those of a role that does not get the digest
     if (!this.ctx.state.pipeline?.schema.digests.find(ack.digest_id)) {
       this.streamError(Code.INVALID_ARGUMENT, `digest id ${ack.digest_id} is not in the installed P4Info`, { digest_list_ack: { digest_list_ack: ack } });
       return;

@@ -12,7 +12,8 @@ import type { Atomicity, DeviceState } from '../state/device-state.js';
 import { isOk } from '../state/status.js';
 import { electionIdFrom } from './election-id.js';
 import { batchFailure, fail, failure, type GrpcFailure } from './grpc-failure.js';
-import { roleKey } from './role.js';
+import { DEFAULT_ROLE, describeRole, roleKey } from './role.js';
+import { writeAccess } from './role-config.js';
 import type { StreamArbitrator } from './stream-channel.js';
 
 /** The P4Runtime version we speak: the v1.5 messages (idle-timeout notifications are not produced yet). */
@@ -47,8 +48,12 @@ export function setForwardingPipelineConfig(
   ctx: RpcContext,
   request: p4r.SetForwardingPipelineConfigRequest__Output,
 ): RpcResult<p4r.SetForwardingPipelineConfigResponse> {
-  const allowed = ctx.arbitrator.checkPrimary(BigInt(request.device_id), roleKey(request.role, request.role_id), electionIdFrom(request.election_id));
+  const role = roleKey(request.role, request.role_id);
+  const allowed = ctx.arbitrator.checkPrimary(BigInt(request.device_id), role, electionIdFrom(request.election_id));
   if (!isOk(allowed)) return refused(failure(allowed));
+  if (role !== DEFAULT_ROLE) {
+    return refused(fail(Code.PERMISSION_DENIED, `${describeRole(role)} may not set the pipeline: only the primary of the default role (no role name) may`));
+  }
   // An action number this proto does not name decodes as a number; the state refuses it.
   const status = ctx.state.setPipeline(String(request.action), request.config);
   return isOk(status) ? ok({}) : refused(failure(status));
@@ -66,15 +71,26 @@ export function getForwardingPipelineConfig(
 }
 
 export function write(ctx: RpcContext, request: p4r.WriteRequest__Output): RpcResult<p4r.WriteResponse> {
-  const allowed = ctx.arbitrator.checkPrimary(BigInt(request.device_id), roleKey(request.role, request.role_id), electionIdFrom(request.election_id));
+  const role = roleKey(request.role, request.role_id);
+  const allowed = ctx.arbitrator.checkPrimary(BigInt(request.device_id), role, electionIdFrom(request.election_id));
   if (!isOk(allowed)) return refused(failure(allowed));
   if (!ATOMICITIES.has(String(request.atomicity))) {
     return refused(fail(Code.INVALID_ARGUMENT, `unknown atomicity ${String(request.atomicity)}`));
   }
-  const result = ctx.state.write(request.updates, request.atomicity as Atomicity);
-  if (!Array.isArray(result)) return isOk(result) ? ok({}) : refused(failure(result));
-  if (result.length !== request.updates.length) {
-    return refused(fail(Code.INTERNAL, `the device state answered ${result.length} statuses for ${request.updates.length} updates`));
+  const atomicity = request.atomicity as Atomicity;
+  // A named role writes only what its role config gives it (role-config.ts); the default role writes anything.
+  const access = role === DEFAULT_ROLE ? undefined : request.updates.map((u) => writeAccess(role, ctx.arbitrator.roleConfig(role), u));
+  const permitted = access ? request.updates.filter((_, i) => isOk(access[i]!)) : request.updates;
+  if (access && permitted.length < request.updates.length && atomicity !== 'CONTINUE_ON_ERROR') {
+    const aborted = { code: Code.ABORTED, message: `not applied: ${describeRole(role)} may not write every update of this ${atomicity} batch` };
+    return refused(batchFailure(access.map((s) => (isOk(s) ? aborted : s)), 'update', ctx.maxErrorDetailsBytes));
   }
+  const applied = permitted.length ? ctx.state.write(permitted, atomicity) : [];
+  if (!Array.isArray(applied)) return isOk(applied) ? ok({}) : refused(failure(applied));
+  if (applied.length !== permitted.length) {
+    return refused(fail(Code.INTERNAL, `the device state answered ${applied.length} statuses for ${permitted.length} updates`));
+  }
+  let next = 0;
+  const result = access ? access.map((s) => (isOk(s) ? applied[next++]! : s)) : applied;
   return result.every(isOk) ? ok({}) : refused(batchFailure(result, 'update', ctx.maxErrorDetailsBytes));
 }
