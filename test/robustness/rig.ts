@@ -4,6 +4,7 @@
 // deadline so a bug fails a test instead of hanging it.
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
+import { decodeStatusDetails } from '../../src/p4runtime/errors.js';
 import { p4RuntimeGrpc } from '../../src/proto/load.js';
 import type * as p4i from '../../src/proto/p4i.js';
 import type * as p4r from '../../src/proto/p4r.js';
@@ -20,6 +21,13 @@ const DEADLINE_MS = 10_000;
 export interface Answer {
   code: number;
   details: string;
+  /** The per-item codes of a failed batch (grpc-status-details-bin), empty otherwise. */
+  items: number[];
+}
+
+function itemCodes(metadata: grpc.Metadata | undefined): number[] {
+  const [raw] = metadata?.get('grpc-status-details-bin') ?? [];
+  return Buffer.isBuffer(raw) ? (decodeStatusDetails(raw) ?? []).map((e) => e.canonical_code) : [];
 }
 
 export interface SwitchRig {
@@ -45,7 +53,7 @@ export async function switchRig(options: Partial<Pick<SwitchDeviceOptions, 'pipe
     new Promise((resolve) => {
       const fn = stub[method].bind(stub) as unknown as (r: object, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, v?: unknown) => void) => void;
       fn(request, { deadline: Date.now() + DEADLINE_MS }, (err, response) =>
-        resolve(err ? { code: err.code, details: err.details } : { code: grpc.status.OK, details: '', response }),
+        resolve(err ? { code: err.code, details: err.details, items: itemCodes(err.metadata) } : { code: grpc.status.OK, details: '', items: [], response }),
       );
     });
   const rig: SwitchRig = {
@@ -64,7 +72,7 @@ export async function switchRig(options: Partial<Pick<SwitchDeviceOptions, 'pipe
         const c = stub.Read(request, { deadline: Date.now() + DEADLINE_MS });
         c.on('data', (r: p4r.ReadResponse__Output) => (entities += r.entities.length));
         c.on('error', () => undefined);
-        c.on('status', (s: grpc.StatusObject) => resolve({ code: s.code, details: s.details, entities }));
+        c.on('status', (s: grpc.StatusObject) => resolve({ code: s.code, details: s.details, items: itemCodes(s.metadata), entities }));
       }),
     push: (p4info, deviceConfig, action = 'VERIFY_AND_COMMIT') =>
       call('SetForwardingPipelineConfig', {
@@ -85,6 +93,9 @@ export async function switchRig(options: Partial<Pick<SwitchDeviceOptions, 'pipe
   if (code !== grpc.status.OK) throw new Error(`the rig's stream did not become primary (code ${code})`);
   return rig;
 }
+
+/** Whether an answer is INTERNAL, as a whole or for any item of its batch. */
+export const isInternal = (a: Answer): boolean => a.code === grpc.status.INTERNAL || a.items.includes(grpc.status.INTERNAL);
 
 /** One-line counts of answers by gRPC code name, e.g. "OK 12, INVALID_ARGUMENT 40". */
 export function tally(codes: readonly number[]): string {

@@ -47,6 +47,9 @@ export function readIr(deviceConfig: Buffer): IrProgram {
   }
 }
 
+/** The most elements of a header stack (each packet carries all of them). */
+const MAX_STACK_SIZE = 4096;
+
 const SHAPE: Partial<Record<keyof IrProgram, 'array' | 'object'>> = {
   headers: 'array',
   structs: 'array',
@@ -75,9 +78,10 @@ function checkNumbers(ir: IrProgram, limits: Pick<PipelineLimits, 'maxBitwidth' 
       for (const item of value) if (typeof item === 'object' && item !== null) stack.push(item);
       continue;
     }
+    const isStack = (value as { kind?: unknown }).kind === 'stack';
     for (const [key, item] of Object.entries(value)) {
       if (key === 'width' || key === 'size') {
-        const max = key === 'width' ? limits.maxBitwidth : maxSize;
+        const max = key === 'width' ? limits.maxBitwidth : isStack ? MAX_STACK_SIZE : maxSize;
         if (item !== null && (typeof item !== 'number' || !Number.isSafeInteger(item) || item < 0 || item > max)) {
           throw invalidArgument(`the IR has ${key} ${JSON.stringify(item)}; it must be an integer from 0 to ${max}`);
         }

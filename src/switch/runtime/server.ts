@@ -149,7 +149,7 @@ export class P4RuntimeServer {
       'grpc.max_receive_message_length': this.limits.maxMessageBytes,
       'grpc.max_send_message_length': this.limits.maxMessageBytes,
     });
-    server.addService(p4RuntimeGrpc().p4.v1.P4Runtime.service, this.handlers());
+    server.addService(tolerantService(p4RuntimeGrpc().p4.v1.P4Runtime.service), this.handlers());
     const port = await new Promise<number>((resolve, reject) => {
       server.bindAsync(address, credentials, (err, bound) => {
         if (err) reject(new P4inaError(ServerErrorCode.BIND_FAILED, `cannot listen on ${address}: ${err.message}`, { cause: err }));
@@ -221,11 +221,17 @@ export class P4RuntimeServer {
       maxErrorDetailsBytes: this.limits.maxErrorDetailsBytes,
     };
     return {
-      Capabilities: (_call, callback) => this.answer(callback, 'Capabilities', () => unary.capabilities()),
-      SetForwardingPipelineConfig: (call, callback) => this.answer(callback, 'SetForwardingPipelineConfig', () => unary.setForwardingPipelineConfig(ctx, call.request)),
-      GetForwardingPipelineConfig: (call, callback) => this.answer(callback, 'GetForwardingPipelineConfig', () => unary.getForwardingPipelineConfig(ctx, call.request)),
-      Write: (call, callback) => this.answer(callback, 'Write', () => unary.write(ctx, call.request)),
-      Read: (call) => void this.read(ctx, call),
+      Capabilities: (call, callback) => this.answer(callback, 'Capabilities', () => malformed(call.request, 'CapabilitiesRequest') ?? unary.capabilities()),
+      SetForwardingPipelineConfig: (call, callback) =>
+        this.answer(callback, 'SetForwardingPipelineConfig', () => malformed(call.request, 'SetForwardingPipelineConfigRequest') ?? unary.setForwardingPipelineConfig(ctx, call.request)),
+      GetForwardingPipelineConfig: (call, callback) =>
+        this.answer(callback, 'GetForwardingPipelineConfig', () => malformed(call.request, 'GetForwardingPipelineConfigRequest') ?? unary.getForwardingPipelineConfig(ctx, call.request)),
+      Write: (call, callback) => this.answer(callback, 'Write', () => malformed(call.request, 'WriteRequest') ?? unary.write(ctx, call.request)),
+      Read: (call) => {
+        const refused = malformed(call.request, 'ReadRequest');
+        if (refused) call.emit('error', refused.failure);
+        else void this.read(ctx, call);
+      },
       StreamChannel: (call) => this.openStream(call),
     };
   }
@@ -292,6 +298,38 @@ export class P4RuntimeServer {
     });
     this.channels.add(channel);
   }
+}
+
+/** Marks a request the protobuf decoder could not read (see tolerantService). */
+const UNDECODABLE = Symbol('undecodable request');
+
+/**
+ * The service with request decoders that never throw: grpc-js answers a request it cannot
+ * decode with INTERNAL ("Error deserializing request"), which is the client's mistake, not
+ * ours. A request that fails to decode becomes a marker the handlers answer with INVALID_ARGUMENT.
+ */
+function tolerantService(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const [name, method] of Object.entries(service)) {
+    out[name] = {
+      ...method,
+      requestDeserialize: (bytes: Buffer) => {
+        try {
+          return method.requestDeserialize(bytes);
+        } catch (err) {
+          return { [UNDECODABLE]: err instanceof Error ? err.message : String(err) };
+        }
+      },
+    };
+  }
+  return out as grpc.ServiceDefinition;
+}
+
+/** INVALID_ARGUMENT for a request tolerantService could not decode, else undefined. */
+function malformed(request: unknown, type: string): { ok: false; failure: GrpcFailure } | undefined {
+  if (typeof request !== 'object' || request === null || !(UNDECODABLE in request)) return undefined;
+  const reason = (request as Record<typeof UNDECODABLE, string>)[UNDECODABLE];
+  return { ok: false, failure: fail(grpc.status.INVALID_ARGUMENT, `the request is not a valid p4.v1.${type} (${reason})`) };
 }
 
 /** Whether a HOST:PORT address only takes connections from this host (127.0.0.0/8, ::1, localhost). */
