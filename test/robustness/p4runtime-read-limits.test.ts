@@ -5,6 +5,7 @@
 // built whole), a Write sent during a read is applied while the read is still
 // streaming (the read sees it), and the limits answer RESOURCE_EXHAUSTED saying
 // what to do.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as grpc from '@grpc/grpc-js';
@@ -86,6 +87,8 @@ describe('hostile reads against a switch with 1.8M register cells', () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, 5);
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     const reads = Array.from({ length: 8 }, () => startRead(harness, everyRegister));
     try {
       // Each read asks for 4 x 1.8M = 7.3M entities (58M in all). The old server built each
@@ -99,6 +102,7 @@ describe('hostile reads against a switch with 1.8M register cells', () => {
       expect(harness.server.activeReads).toBe(8);
     } finally {
       clearInterval(sampler);
+      loop.disable();
       for (const r of reads) r.call.cancel();
     }
     const statuses = await Promise.all(reads.map((r) => r.ended));
@@ -107,7 +111,8 @@ describe('hostile reads against a switch with 1.8M register cells', () => {
     const kept = (retained - base) / MiB;
     console.log(
       `hostile reads: 8 clients x ${4 * CELLS} entities asked, ${reads.reduce((n, r) => n + r.received, 0)} streamed; ` +
-        `heap growth: ${kept.toFixed(1)} MiB retained (after GC), ${growth.toFixed(1)} MiB peak with garbage`,
+        `heap growth: ${kept.toFixed(1)} MiB retained (after GC), ${growth.toFixed(1)} MiB peak with garbage; ` +
+        `event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms (GC pauses included)`,
     );
     // Client and server share this process. Measured: 1-10 MiB retained, 60-140 MiB peak.
     expect(kept).toBeLessThan(48);
