@@ -107,7 +107,7 @@ class Compiler {
       try {
         await this.start();
       } catch (error) {
-        throw new Error(`cannot load the compiler from ${DIST}: ${firstLine(error?.message ?? error)}`);
+        throw new Error(`cannot load the compiler from ${DIST}: ${firstLine(error?.message ?? error)}`, { cause: error });
       }
     }
     const id = ++this.next;
