@@ -81,7 +81,7 @@ export class ActionValidator {
  * What a table does on a miss until the controller changes it, as far as the
  * P4Info tells: `initial_default_action` (newer p4c emits it; p4c 1.2.4.8 and
  * p4ina do not), else the const default action, else `NoAction` when the
- * program has it (P4's default for a table without `default_action`).
+ * table lists it (P4's default for a table without `default_action`).
  * Undefined when none of these is known. When the pipeline's IR is loaded,
  * its `default_action` replaces this (TableStore.useProgramDefault).
  */
@@ -96,7 +96,9 @@ export function programDefaultAction(table: TableInfo, schema: P4Schema): Action
   }
   const fixedId = table.constDefaultActionId;
   // `NoAction` by its exact name only: a suffix lookup could throw on an ambiguous name.
-  const fallback = fixedId ? schema.actions.find(fixedId) : schema.actions.all.find((a) => a.name === 'NoAction');
+  // Without an IR the default is only guessed as `NoAction` when the table may run it.
+  const noAction = schema.actions.all.find((a) => a.name === 'NoAction');
+  const fallback = fixedId ? schema.actions.find(fixedId) : noAction && table.actionRefs.has(noAction.id) ? noAction : undefined;
   if (!fallback) return undefined;
   return { actionId: fallback.id, params: fallback.params.all.map(() => Buffer.from([0])) };
 }
