@@ -136,6 +136,11 @@ export const DIAGNOSTIC_CATALOGUE = {
     severity: 'error',
     template: "the key expression '{0}' has no control-plane name: only names, fields, 'isValid()', indices, slices, '&' and constants get one; add '@name(\"...\")' to it (p4c refuses it too)",
   },
+  AnonymousTableProperty: {
+    code: 4020,
+    severity: 'error',
+    template: "table '{0}' constructs its '{1}' in place without a name, which P4Runtime cannot address; name it with '@name(\"...\") {1} = ...' (p4c refuses it too), or declare the instance in the control and name it here",
+  },
   ActionRequiresArguments: { code: 4014, severity: 'error', template: "entry or default action '{0}' must give all {1} action argument(s)" },
 
   ConstEntriesWithPriority: {
