@@ -3,6 +3,7 @@
  * also be any unique dotted suffix of a full name (as p4runtime-shell allows),
  * so `ipv4_lpm` finds `MyIngress.ipv4_lpm` while it is unambiguous.
  */
+import { pluralNoun } from '../util/plural-noun.js';
 import { P4InfoError, P4InfoErrorCode } from './lookup-error.js';
 
 /** What every indexed object has: an id and names. */
@@ -27,7 +28,7 @@ export class Directory<T extends Named> {
     this.all = items;
     for (const item of items) {
       if (this.byId.has(item.id)) {
-        throw new P4InfoError(P4InfoErrorCode.INCONSISTENT, `two ${kind}s have id ${item.id}: ${this.byId.get(item.id)!.name} and ${item.name}`);
+        throw new P4InfoError(P4InfoErrorCode.INCONSISTENT, `two ${pluralNoun(kind)} have id ${item.id}: ${this.byId.get(item.id)!.name} and ${item.name}`);
       }
       this.byId.set(item.id, item);
       this.byName.set(item.name, item);
@@ -64,7 +65,7 @@ export class Directory<T extends Named> {
     const found = this.find(key);
     if (found) return found;
     const known = this.all.map((i) => i.name);
-    const hint = known.length ? `; known ${this.kind}s: ${known.slice(0, 8).join(', ')}${known.length > 8 ? ', …' : ''}` : '';
+    const hint = known.length ? `; known ${pluralNoun(this.kind)}: ${known.slice(0, 8).join(', ')}${known.length > 8 ? ', …' : ''}` : '';
     const shown = typeof key === 'number' ? `id ${key} (0x${key.toString(16)})` : `"${key}"`;
     throw new P4InfoError(P4InfoErrorCode.UNKNOWN, `no ${this.kind} ${shown} in the P4Info${hint}`);
   }

@@ -73,6 +73,15 @@ describe('Directory lookups', () => {
     expect(error.message).toBe('two tables have id 1: a and b');
   });
 
+  test('messages put the head noun in the plural, not the whole phrase', () => {
+    const fields = [item(1, 'a'), item(1, 'b')];
+    expect(lookupError(() => new Directory('match field of table t', fields)).message).toBe('two match fields of table t have id 1: a and b');
+    expect(lookupError(() => new Directory('parameter of action a', [item(1, 'p')]).get('q')).message).toBe(
+      'no parameter of action a "q" in the P4Info; known parameters of action a: p',
+    );
+    expect(lookupError(() => new Directory('entity', fields)).message).toBe('two entities have id 1: a and b');
+  });
+
   test('size and all', () => {
     expect(tables.size).toBe(4);
     expect(tables.all.map((t) => t.id)).toEqual([1, 2, 3, 4]);

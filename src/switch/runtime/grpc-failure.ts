@@ -9,6 +9,7 @@
 import { Metadata, status as Code } from '@grpc/grpc-js';
 import { encodeMessage, packAny } from '../../proto/codec.js';
 import type * as p4r from '../../proto/p4r.js';
+import { pluralNoun } from '../../util/plural-noun.js';
 import { isOk, type Status } from '../state/status.js';
 
 /** The error space we put in every p4.v1.Error and StreamError. */
@@ -88,7 +89,7 @@ export function batchFailure(statuses: readonly Status[], noun: string, maxDetai
   const cause = causeIndex(statuses);
   const explained = statuses[cause];
   const summary = clip(
-    `${failed} of ${statuses.length} ${noun}${statuses.length === 1 ? '' : 's'} failed` +
+    `${failed} of ${statuses.length} ${statuses.length === 1 ? noun : pluralNoun(noun)} failed` +
       (explained ? `; ${cause === firstIndex ? 'first' : 'cause'}: ${noun} ${cause}: ${Code[explained.code] ?? explained.code}: ${explained.message}` : ''),
   );
   for (const messages of ['all', 'cause'] as const) {

@@ -10,6 +10,7 @@
  */
 import type * as p4i from '../../proto/p4i.js';
 import { IdPrefix } from '../../p4info/schema.js';
+import { pluralNoun } from '../../util/plural-noun.js';
 import { invalidArgument } from './entity-error.js';
 
 /** Limits on what one P4Info may declare. */
@@ -86,7 +87,7 @@ export function checkP4Info(p4info: p4i.P4Info__Output, limits: P4InfoLimits): v
     if (!name) throw invalidArgument(`the ${kind} with id ${hex(id)} has no name`);
     let names = namesByKind.get(kind);
     if (!names) namesByKind.set(kind, (names = new Set()));
-    if (names.has(name)) throw invalidArgument(`two ${kind}s are named ${name}`);
+    if (names.has(name)) throw invalidArgument(`two ${pluralNoun(kind)} are named ${name}`);
     names.add(name);
     return id;
   };

@@ -32,6 +32,11 @@ describe('batchFailure', () => {
     ]);
   });
 
+  it('says "entities", not "entitys"', () => {
+    expect(batchFailure([notFound('a'), notFound('b')], 'entity').details).toMatch(/^2 of 2 entities failed; first: entity 0: NOT_FOUND/);
+    expect(batchFailure([notFound('a')], 'entity').details).toMatch(/^1 of 1 entity failed/);
+  });
+
   it('drops all but the first message when the details would not fit, then the trailer', () => {
     const statuses = Array.from({ length: 20 }, (_, i) => notFound(`entry ${i} with a fairly long explanation`));
     const roomy = details(batchFailure(statuses, 'update', 10_000))!;
