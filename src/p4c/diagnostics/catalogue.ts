@@ -64,7 +64,12 @@ export const DIAGNOSTIC_CATALOGUE = {
   DeclarationNotAllowedHere: { code: 1215, severity: 'error', template: "'{0}' cannot be declared here: {1}" },
   StatementNotAllowedInParser: { code: 1216, severity: 'error', template: "'{0}' statements are not allowed in a parser state" },
   ExpectedKeyset: { code: 1217, severity: 'error', template: 'expected a keyset (a value, mask, range, default or _), found {0}' },
-  NestingTooDeep: { code: 1218, severity: 'error', template: 'nested more than {0} deep; simplify this code' },
+  NestingTooDeep: { code: 1218, severity: 'error', template: 'nested more than {0} levels deep, the most this compiler takes; simplify this code' },
+  ExpressionTooDeep: {
+    code: 1219,
+    severity: 'error',
+    template: 'this expression nests more than {0} levels deep, the most this compiler takes (each operator of a chain such as a + b + c is one level); split it with local variables',
+  },
   TooManyErrors: { code: 1299, severity: 'error', template: 'too many errors; stopped reporting after {0}' },
 
   // 2000-2999: names and scopes
@@ -103,6 +108,7 @@ export const DIAGNOSTIC_CATALOGUE = {
   MissingReturnValue: { code: 3020, severity: 'error', template: "function '{0}' must return a value of type {1}" },
   TypeArgumentCount: { code: 3021, severity: 'error', template: "'{0}' takes {1} type argument(s), but {2} were given" },
   StaticAssertFailed: { code: 3017, severity: 'error', template: 'static_assert failed: {0}' },
+  WidthDoesNotFit: { code: 3022, severity: 'error', template: "the width {0} does not fit in its own {1} bits (it would be {2}); write it without a size, e.g. {3}" },
   ShiftByNegative: { code: 3013, severity: 'error', template: 'cannot shift by a signed or negative amount ({0})' },
 
   // 4000-4999: control plane and P4Info
@@ -112,7 +118,7 @@ export const DIAGNOSTIC_CATALOGUE = {
   DuplicateTableProperty: { code: 4004, severity: 'error', template: "table property '{0}' is given twice" },
   NotDirectResource: { code: 4005, severity: 'error', template: "'{0}' of table '{1}' must name a {2} instance" },
   EntryKeyCount: { code: 4006, severity: 'error', template: "an entry of table '{0}' has {1} key value(s), but the table has {2} key field(s)" },
-  ActionArgumentCount: { code: 4007, severity: 'error', template: "action '{0}' takes {1} control-plane argument(s), but {2} were given" },
+  // 4007 (ActionArgumentCount) is retired, never reported: ArgumentCount (3006) and ActionRequiresArguments (4014) say it.
   DuplicateControlPlaneName: { code: 4008, severity: 'error', template: "control-plane name '{0}' is used by two objects of the same kind" },
   NoMain: { code: 4009, severity: 'error', template: "the program has no 'main' package instance (e.g. V1Switch(...) main;)" },
   BadMain: { code: 4010, severity: 'error', template: "'main' must instantiate V1Switch with a parser, two controls ... and a deparser: {0}" },
@@ -149,11 +155,29 @@ export const DIAGNOSTIC_CATALOGUE = {
     template: "table '{0}' has 'const entries', which cannot have priorities (p4c refuses them too); write 'entries' without 'const' to give priorities, or drop them and let the order of the entries decide",
   },
   PriorityNotNeeded: { code: 4031, severity: 'error', template: "the entries of table '{0}' have priorities, but its key is only exact and lpm fields, which need none (p4c refuses this too)" },
+  TableSizeTooLarge: {
+    code: 4033,
+    severity: 'error',
+    template: 'table size {0} is more than {1}, the largest p4c takes (it reads sizes as 32-bit signed integers: "Value too large for int")',
+  },
+  IdNotUnsigned32: { code: 4034, severity: 'error', template: '@id must be an integer from 0 to 4294967295 (32 bits), not {0} (p4c refuses it too)' },
+  IdWrongPrefix: {
+    code: 4035,
+    severity: 'error',
+    template: "@id({0}) of {1} '{2}' has the top byte 0x{3}, but {1} ids start with 0x{4}: give only the low 24 bits (the prefix is added, as p4c does) or the right prefix",
+  },
+  ZeroFieldId: { code: 4036, severity: 'error', template: "@id(0) of {0}: ids of match fields, action parameters and header fields start at 1 (p4c refuses 0 too)" },
+  DuplicateId: { code: 4037, severity: 'error', template: '@id {0} is given to both {1} and {2}; ids of one kind must differ' },
   FirstEntryWithoutPriority: { code: 4032, severity: 'error', template: "the first entry of table '{0}' must have a priority when others do: the entries after one with a priority count down from it" },
 
   // 5000-5999: unsupported
   UnsupportedMacroOperator: { code: 5001, severity: 'error', template: "unsupported: the '{0}' operator in macro bodies" },
   UnsupportedSyntax: { code: 5002, severity: 'error', template: 'unsupported: {0}' },
+  IrNestingTooDeep: {
+    code: 5004,
+    severity: 'error',
+    template: "'{0}' nests {1} levels deep in the pipeline IR, and the switch loads at most {2}: split deep expressions with local variables, or flatten nested statements",
+  },
   TableAppliedTwice: {
     code: 5003,
     severity: 'error',
@@ -168,6 +192,7 @@ export const DIAGNOSTIC_CATALOGUE = {
   ExtraTokensAfterDirective: { code: 9002, severity: 'warning', template: 'extra tokens after #{0} are ignored' },
   WarningDirective: { code: 9003, severity: 'warning', template: '#warning {0}' },
   MacroRedefined: { code: 9004, severity: 'warning', template: "macro '{0}' redefined" },
+  TableSizeZero: { code: 9005, severity: 'warning', template: "size = 0 gives table '{0}' the default size, {1}, as p4c does; give the size you want, or leave 'size' out" },
 } as const satisfies Record<string, DiagnosticDefinition>;
 
 /** The name of a catalogue entry, e.g. 'ExpectedToken'. */
