@@ -1,11 +1,12 @@
 /**
  * @fileoverview Source to AST in one call: preprocess, lex and parse a P4
- * file (or text), collecting every diagnostic. Never throws for bad input;
+ * file (or text), and check how deeply it nests, collecting every diagnostic. Never throws for bad input;
  * an internal bug becomes an "internal error" diagnostic.
  */
 import type { Program } from './ast/program.js';
 import { DiagnosticBag } from './diagnostics/bag.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { checkNesting } from './parser/nesting-limit.js';
 import { parseTokens } from './parser/parse.js';
 import { preprocess, type PreprocessOptions } from './preprocess/preprocessor.js';
 import { SourceRegistry } from './source/source-registry.js';
@@ -53,6 +54,8 @@ export function parseInto(
   try {
     const tokens = preprocess(path, options, context, text);
     const program = parseTokens(tokens, context.diagnostics);
+    // The parser stops at its own limit and says so; the check would say it again, and no pass runs on a program with errors.
+    if (!context.diagnostics.all().slice(mark).some((d) => d.id === 'NestingTooDeep')) checkNesting(program, context.diagnostics);
     context.diagnostics.sortSince(mark, context.sources.all().map((f) => f.path));
     return program;
   } catch (error) {

@@ -64,7 +64,7 @@ export const DIAGNOSTIC_CATALOGUE = {
   DeclarationNotAllowedHere: { code: 1215, severity: 'error', template: "'{0}' cannot be declared here: {1}" },
   StatementNotAllowedInParser: { code: 1216, severity: 'error', template: "'{0}' statements are not allowed in a parser state" },
   ExpectedKeyset: { code: 1217, severity: 'error', template: 'expected a keyset (a value, mask, range, default or _), found {0}' },
-  NestingTooDeep: { code: 1218, severity: 'error', template: 'nested more than {0} levels deep, the most this compiler takes; simplify this code' },
+  NestingTooDeep: { code: 1218, severity: 'error', template: 'nested more than {0} deep; simplify this code' },
   ExpressionTooDeep: {
     code: 1219,
     severity: 'error',

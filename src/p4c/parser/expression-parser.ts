@@ -53,9 +53,10 @@ export abstract class ExpressionParser extends TypeParser {
       if (this.at(TokenKind.Question)) {
         if (minPrecedence > Precedence.Conditional) break;
         this.next();
-        const whenTrue = this.parseExpression();
+        // The branches recurse without passing through parseUnary: `a ? b ? c ? … : x : x : x` must count its levels.
+        const whenTrue = this.nested(() => this.parseExpression());
         if (!whenTrue || !this.expect(TokenKind.Colon)) return null;
-        const whenFalse = this.parseExpression(Precedence.LogicalOr);
+        const whenFalse = this.nested(() => this.parseExpression(Precedence.LogicalOr));
         if (!whenFalse) return null;
         left = { kind: 'ConditionalExpression', condition: left, whenTrue, whenFalse, span: joinSpans(left.span, whenFalse.span) };
         continue;

@@ -18,17 +18,14 @@ import type { TokenStream } from '../lexer/token-stream.js';
 import type { Expression } from '../ast/expressions.js';
 import type { Name, PathName } from '../ast/node.js';
 import { joinSpans, spanAfter, type SourceSpan } from '../source/span.js';
+import { MAX_NESTING } from './nesting-limit.js';
 import { TypeScope } from './type-scope.js';
 
-/**
- * How deeply expressions, statements and types may nest. Real programs stay
- * far below; the limit keeps pathological input from exhausting the stack.
- */
-const MAX_NESTING = 256;
 
 export abstract class ParserBase {
   protected readonly types = new TypeScope();
   private nesting = 0;
+  private nestingReported = false;
   private lastErrorAt = -1;
   private speculating = 0;
   private speculationFailed = false;
@@ -107,7 +104,9 @@ export abstract class ParserBase {
    */
   protected nested<T>(parse: () => T | null): T | null {
     if (this.nesting >= MAX_NESTING) {
-      this.error('NestingTooDeep', this.peek().span, [MAX_NESTING]);
+      // Once: the levels the parser unwinds through after the first report would each report again.
+      if (!this.nestingReported) this.error('NestingTooDeep', this.peek().span, [MAX_NESTING]);
+      this.nestingReported = this.speculating === 0;
       return null;
     }
     this.nesting++;

@@ -3,7 +3,8 @@
  * small passes. It runs them in order, stops after the first pass that
  * reports an error (later passes may assume what earlier ones checked),
  * turns an exception thrown by a pass into an "internal error" diagnostic,
- * and can dump the program as P4 text after any pass for golden tests.
+ * and can dump the program as P4 text after any pass that succeeded, for
+ * golden tests.
  */
 import type { Program } from '../ast/program.js';
 import { moduleLogger } from '../../log/logger.js';
@@ -73,12 +74,14 @@ export class PassManager {
       }
       log.debug({ pass: pass.name, ms: Math.round(performance.now() - started) }, 'pass done');
       completed.push(pass.name);
-      if (options.dumpAfter === 'all' || options.dumpAfter?.includes(pass.name)) {
+      const failed = context.diagnostics.errorCount > errorsBefore;
+      // A pass that reported errors is not dumped: its tree may be partial, or nested too deep to print.
+      if (!failed && (options.dumpAfter === 'all' || options.dumpAfter?.includes(pass.name))) {
         const text = printProgram(program, { libraryFiles: context.sources.libraryFiles() });
         dumps.push({ pass: pass.name, text });
         options.onDump?.(pass.name, text);
       }
-      if (context.diagnostics.errorCount > errorsBefore) return { program, completed, stoppedAfter: pass.name, dumps };
+      if (failed) return { program, completed, stoppedAfter: pass.name, dumps };
     }
     return { program, completed, stoppedAfter: null, dumps };
   }

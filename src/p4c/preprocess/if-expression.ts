@@ -7,6 +7,7 @@
  */
 import type { Token } from '../lexer/token.js';
 import { TokenKind } from '../lexer/token-kind.js';
+import { MAX_NESTING } from '../parser/nesting-limit.js';
 
 export type IfValue = { ok: true; value: bigint } | { ok: false; reason: string };
 
@@ -58,6 +59,7 @@ export function evaluateIfExpression(tokens: readonly Token[]): IfValue {
 
 class Evaluator {
   private pos = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: readonly Token[]) {}
 
@@ -77,15 +79,26 @@ class Evaluator {
     return token.text;
   }
 
+  /** One level of a recursive rule; parentheses, `?:` and unary operators nest, and the stack must not run out. */
+  private nested(rule: () => bigint | Failure): bigint | Failure {
+    if (this.depth >= MAX_NESTING) return new Failure(`nested more than ${MAX_NESTING} levels deep`);
+    this.depth++;
+    try {
+      return rule();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private conditional(): bigint | Failure {
     const condition = this.binary(0);
     if (condition instanceof Failure || this.operator() !== '?') return condition;
     this.pos++;
-    const whenTrue = this.conditional();
+    const whenTrue = this.nested(() => this.conditional());
     if (whenTrue instanceof Failure) return whenTrue;
     if (this.operator() !== ':') return new Failure("expected ':'");
     this.pos++;
-    const whenFalse = this.conditional();
+    const whenFalse = this.nested(() => this.conditional());
     if (whenFalse instanceof Failure) return whenFalse;
     return condition !== 0n ? whenTrue : whenFalse;
   }
@@ -105,6 +118,10 @@ class Evaluator {
   }
 
   private unary(): bigint | Failure {
+    return this.nested(() => this.unaryLevel());
+  }
+
+  private unaryLevel(): bigint | Failure {
     const token = this.tokens[this.pos];
     if (!token) return new Failure('the expression ends too early');
     this.pos++;

@@ -5,6 +5,7 @@
  * generated, every property that the IR contract types as a number must
  * hold one, or a crafted config could smuggle code into the switch process.
  */
+import { IR_MAX_DEPTH } from '../../p4c/ir/depth.js';
 import { PipelineLoadError } from './pipeline-load-error.js';
 
 /** Properties that src/p4c/ir/types.ts declares as numbers wherever they appear (some may be null). */
@@ -12,9 +13,11 @@ const NUMERIC_KEYS: ReadonlySet<string> = new Set(['width', 'maxWidth', 'size', 
 /** Numbers only in slice expressions (range keys of table entries hold decimal strings under the same names). */
 const SLICE_KEYS: ReadonlySet<string> = new Set(['high', 'low']);
 
-/** Generous bounds: nothing legitimate comes near them, and they keep generated literals small. */
+/**
+ * A generous bound: nothing legitimate comes near it, and it keeps generated literals small.
+ * The depth bound is the IR's (the compiler refuses programs that would pass it, so they never get here).
+ */
 const MAX_MAGNITUDE = 2 ** 32;
-const MAX_DEPTH = 512;
 
 function describe(value: unknown): string {
   const text = JSON.stringify(value);
@@ -27,7 +30,7 @@ export function checkIrNumbers(ir: unknown): void {
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_DEPTH) throw new PipelineLoadError(`the IR nests deeper than ${MAX_DEPTH} levels at ${path}: compile the program with "p4ina compile"`);
+    if (depth > IR_MAX_DEPTH) throw new PipelineLoadError(`the IR nests deeper than ${IR_MAX_DEPTH} levels at ${path}: compile the program with "p4ina compile"`);
     if (Array.isArray(value)) {
       value.forEach((item, i) => stack.push({ value: item, path: `${path}[${i}]`, depth: depth + 1 }));
       continue;

@@ -1,0 +1,127 @@
+// How deeply a program may nest (issue #11 item 6). Programs nested past the
+// compiler's limits used to end in "internal compiler error: Maximum call
+// stack size exceeded" (a 1,644-term sum and 2,765 chained `?:` in the type
+// checker, 6,224 nested `?:` in the parser); each now gets one diagnostic
+// naming the limit at the place, in every pass and with dumps on, and what
+// the compiler accepts the switch loads and runs.
+import { describe, expect, it } from 'vitest';
+import { compileProgram, memoryFileSystem, nodeFileSystem, type CompileResult, type Diagnostic } from '../../src/p4c/index.js';
+import { IR_MAX_DEPTH, irDepth } from '../../src/p4c/ir/depth.js';
+import { MAX_NESTING } from '../../src/p4c/parser/nesting-limit.js';
+import { rig } from '../switch/pipeline/harness.js';
+import { codesAt, V1MODEL } from './helpers.js';
+
+/** A v1model program whose ingress runs `statement` (line 10); `decls` go before the controls (line 5). */
+const PROGRAM = (statement: string, decls = ''): string =>
+  `${V1MODEL}header h_t { bit<8> a; bit<8> b; }
+struct hs_t { h_t h; }
+struct m_t { bit<8> x; }
+${decls}
+parser P(packet_in pk, out hs_t hdr, inout m_t m, inout standard_metadata_t sm) { state start { pk.extract(hdr.h); transition accept; } }
+control I(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) {
+    apply {
+        sm.egress_spec = 1;
+        ${statement}
+    }
+}
+control E(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control V(inout hs_t hdr, inout m_t m) { apply { } }
+control D(packet_out pk, in hs_t hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(P(), V(), I(), E(), V(), D()) main;
+`;
+const STATEMENT_LINE = 11;
+
+function compile(text: string): CompileResult {
+  return compileProgram('test.p4', { text, fileSystem: memoryFileSystem({ 'test.p4': text }, nodeFileSystem), dumpAfter: 'all' });
+}
+
+const sum = (terms: number): string => `hdr.h.b = ${Array<string>(terms).fill('hdr.h.a').join(' + ')};`;
+/** `a ? b : c ? d : …` as C programmers write it: p4c (and we) group it to the left. */
+const cStyleConditionals = (n: number): string => `hdr.h.b = ${Array<string>(n).fill('hdr.h.a == 1 ? 8w1 :').join(' ')} 8w0;`;
+/** `c ? c ? c ? … 1 : 0 : 0 : 0`: each `?:` nested in the then-branch of the one before. */
+const nestedConditionals = (n: number): string => `hdr.h.b = ${'hdr.h.a == 1 ? '.repeat(n)}8w1${' : 8w0'.repeat(n)};`;
+const nestedIfs = (n: number): string => `${'if (hdr.h.a == 1) { '.repeat(n)}hdr.h.b = 1;${' }'.repeat(n)}`;
+const nestedCalls = (n: number): string => `hdr.h.b = ${'f('.repeat(n)}hdr.h.a${')'.repeat(n)};`;
+const F = 'bit<8> f(in bit<8> v) { return v; }';
+
+/** The one diagnostic of a refused program, after checking nothing crashed. */
+function refusal(result: CompileResult): Diagnostic {
+  expect(result.diagnostics.filter((d) => d.id === 'InternalError')).toEqual([]);
+  expect(result.ir).toBeNull();
+  expect(result.diagnostics, codesAt(result.diagnostics).join(' ')).toHaveLength(1);
+  return result.diagnostics[0]!;
+}
+
+describe('nesting past the limits is a diagnostic with a place, never a stack overflow', () => {
+  it.each([
+    ['a 1,644-term sum (the type checker overflowed)', sum(1644)],
+    ['a 10,000-term sum', sum(10_000)],
+    ['2,765 chained ?: (the type checker overflowed)', cStyleConditionals(2765)],
+  ])('%s: P4C1219 at the start of the expression, naming the limit', (_, statement) => {
+    const d = refusal(compile(PROGRAM(statement)));
+    expect(codesAt([d])).toEqual([`P4C1219@${STATEMENT_LINE}:19`]);
+    expect(d.message).toContain(`more than ${MAX_NESTING} levels deep`);
+    expect(d.message).toContain('a + b + c');
+    expect(d.message).toContain('local variables');
+  });
+
+  it.each([
+    ['6,224 ?: nested in their then-branches (the parser overflowed)', nestedConditionals(6224)],
+    ['300 nested ifs', nestedIfs(300)],
+    ['a 300-deep tuple type', `tuple<${'tuple<'.repeat(300)}bit<8>${'>'.repeat(301)} t;`],
+  ])('%s: P4C1218 where the limit is passed', (_, statement) => {
+    const d = refusal(compile(PROGRAM(statement)));
+    expect(d.code).toBe(1218);
+    expect(d.span?.start.line).toBe(STATEMENT_LINE);
+    expect(d.message).toBe(`nested more than ${MAX_NESTING} deep; simplify this code`);
+  });
+
+  it('refuses #if expressions nested past the limit instead of overflowing', () => {
+    for (const expression of [`${'('.repeat(5000)}1${')'.repeat(5000)}`, `${'!'.repeat(5000)}1`, `${'1 ? '.repeat(3000)}1${' : 0'.repeat(3000)}`]) {
+      const d = refusal(compile(`#if ${expression}\n#endif\n${PROGRAM('')}`));
+      expect(codesAt([d])).toEqual(['P4C1110@1:2']);
+      expect(d.message).toContain(`nested more than ${MAX_NESTING} levels deep`);
+    }
+    expect(compile(`#if ${'('.repeat(200)}1${')'.repeat(200)}\n#endif\n${PROGRAM('')}`).diagnostics).toEqual([]);
+  });
+});
+
+describe('within the limits', () => {
+  it('a 250-term sum compiles, loads in the switch and computes what arithmetic says', () => {
+    const text = PROGRAM(sum(250));
+    expect(compile(text).diagnostics).toEqual([]);
+    const r = rig('limits-sum-250', [0, 1], { text });
+    try {
+      for (const a of [0, 1, 3, 200, 255]) {
+        const frame = Buffer.alloc(20);
+        frame[0] = a;
+        r.send(0, frame);
+        const [out] = r.take()[1] ?? [];
+        expect(Buffer.from(out!, 'hex')[1]).toBe((a * 250) % 256);
+      }
+    } finally {
+      void r.device.stop();
+    }
+  });
+
+  it('100 nested calls of a function compile (the IR stays within the depth the switch loads) and run', () => {
+    const text = PROGRAM(nestedCalls(100), F);
+    const result = compile(text);
+    expect(result.diagnostics).toEqual([]);
+    expect(irDepth(result.ir)).toBeLessThanOrEqual(IR_MAX_DEPTH);
+    const r = rig('limits-calls-100', [0, 1], { text });
+    try {
+      r.send(0, Buffer.from('2a00000000000000000000000000', 'hex'));
+      expect(Buffer.from(r.take()[1]![0]!, 'hex')[1]).toBe(0x2a);
+    } finally {
+      void r.device.stop();
+    }
+  });
+
+  it('150 nested calls are within the tree limit, but their IR is deeper than the switch loads: P4C5004 at the innermost call', () => {
+    const d = refusal(compile(PROGRAM(nestedCalls(150), F)));
+    expect(d.code).toBe(5004);
+    expect(d.message).toMatch(new RegExp(`^'I' nests \\d+ levels deep in the pipeline IR, and the switch loads at most ${IR_MAX_DEPTH}`));
+    expect(d.span?.start.line).toBe(STATEMENT_LINE);
+  });
+});
