@@ -4,9 +4,11 @@
 // localizeActions, unusedDeclarations, toP4's annotation printing) and
 // checked against the p4c golden named in the test (testdata/
 // p4_16_samples_outputs/NAME.p4info.txtpb).
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileProgram, formatDiagnostics, memoryFileSystem, nodeFileSystem } from '../../src/p4c/index.js';
 import type * as p4i from '../../src/proto/p4i.js';
+import { REPO_ROOT } from '../helpers/p4c-outputs.js';
 import { codesAt, V1MODEL } from './helpers.js';
 
 const TYPES = `
@@ -38,6 +40,13 @@ function compile(source: string): ReturnType<typeof compileProgram> {
 
 function p4info(source: string): p4i.P4Info {
   const result = compile(source);
+  if (!result.p4info) throw new Error(formatDiagnostics(result.diagnostics));
+  return result.p4info;
+}
+
+/** The P4Info of a program of the repository. */
+function p4infoOf(file: string): p4i.P4Info {
+  const result = compileProgram(path.join(REPO_ROOT, file));
   if (!result.p4info) throw new Error(formatDiagnostics(result.diagnostics));
   return result.p4info;
 }
@@ -139,6 +148,68 @@ describe("p4c's names", () => {
     table t { key = { m.x: exact; } actions = { own; shared; renamed_top; } }
     apply { t.apply(); }`, 'action shared() { }\n@name("top_renamed") action renamed_top() { }'));
     expect(names(info.actions)).toEqual(['shared', 'I.top_renamed', 'NoAction', 'I.own']);
+  });
+});
+
+describe("p4c's instances made in a table property (p4RuntimeArchHandler: getExternInstanceFromProperty, the v1model handler's addTableProperties)", () => {
+  const info = p4infoOf('test/fixtures/p4info/table_implementation.p4');
+  const table = (name: string): p4i.Table => info.tables!.find((t) => t.preamble!.name === name)!;
+  const profile = (name: string): p4i.ActionProfile => info.action_profiles!.find((a) => a.preamble!.name === name)!;
+
+  it("names a profile or selector constructed in `implementation` by the property's @name alone, without the block's prefix, and lists it where p4c meets its table: among the control's instances in declaration order (action_profile-bmv2.p4: `ap`, `ap_ws`)", () => {
+    expect(names(info.action_profiles)).toEqual(['ap', 'IngressI.declared', 'ap_ws']);
+    expect(info.action_profiles!.map((a) => a.preamble!.alias)).toEqual(['ap', 'declared', 'ap_ws']);
+    expect(profile('ap')).toMatchObject({ size: '128', table_ids: [table('IngressI.indirect').preamble!.id] });
+    expect(profile('ap').with_selector).toBeUndefined();
+    expect(profile('ap_ws')).toMatchObject({ size: '1024', with_selector: true, table_ids: [table('IngressI.indirect_ws').preamble!.id] });
+    expect(profile('IngressI.declared')).toMatchObject({ size: '16', table_ids: [table('IngressI.by_name').preamble!.id] });
+  });
+
+  it("gives them the ids p4c gave the same names in action_profile-bmv2.p4's golden, and the tables their implementation_id", () => {
+    // Literals from testdata/p4_16_samples_outputs/action_profile-bmv2.p4.p4info.txtpb (p4c names the objects alike there).
+    expect(profile('ap').preamble!.id).toBe(294074782);
+    expect(profile('ap_ws').preamble!.id).toBe(300324846);
+    expect(table('IngressI.indirect').preamble!.id).toBe(46872340);
+    expect(table('IngressI.indirect_ws').preamble!.id).toBe(38116258);
+    expect(info.actions!.find((a) => a.preamble!.name === 'IngressI.drop')!.preamble!.id).toBe(23455883);
+    expect(table('IngressI.indirect').implementation_id).toBe(294074782);
+    expect(table('IngressI.indirect_ws').implementation_id).toBe(300324846);
+    expect(table('IngressI.by_name').implementation_id).toBe(profile('IngressI.declared').preamble!.id);
+  });
+
+  it('refuses one without @name, as p4c does ("anonymous table property ... with no name annotation, which is not supported by P4Runtime"): P4C4020', () => {
+    const result = compile(program(`
+    action a(bit<9> p) { sm.egress_spec = p; }
+    table t { key = { m.x: exact; } actions = { a; } implementation = action_profile(32w64); }
+    apply { t.apply(); }`));
+    expect(result.p4info).toBeNull();
+    expect(codesAt(result.diagnostics)).toEqual(['P4C4020@17:54']);
+  });
+
+  it('keeps its annotations but @name in the preamble, and a leading dot of the @name out of the name (IDeclaration::controlPlaneName)', () => {
+    const own = p4info(program(`
+    action a(bit<9> p) { sm.egress_spec = p; }
+    table t { key = { m.x: exact; } actions = { a; } @name(".global_ap") @my_note implementation = action_profile(32w64); }
+    apply { t.apply(); }`));
+    expect(own.action_profiles!.map((a) => [a.preamble!.name, a.preamble!.annotations])).toEqual([['global_ap', ['@my_note']]]);
+  });
+});
+
+describe("p4c's instances of one control (Inline: ComputeNewNames renames the callee's objects per instance)", () => {
+  const info = p4infoOf('test/fixtures/p4info/control_instances.p4');
+
+  it('lists a table and the actions of a control instantiated twice once per instance, named Block.instance.object', () => {
+    expect(names(info.tables)).toEqual(['IngressI.first.lookup', 'IngressI.second.lookup']);
+    expect(names(info.actions)).toEqual(['NoAction', 'IngressI.first.rewrite', 'IngressI.first.to_port', 'IngressI.second.rewrite', 'IngressI.second.to_port']);
+    expect(info.actions!.map((a) => a.preamble!.alias)).toEqual(['NoAction', 'first.rewrite', 'first.to_port', 'second.rewrite', 'second.to_port']);
+  });
+
+  it("gives each instance's table the actions of its own instance", () => {
+    const idOf = new Map(info.actions!.map((a) => [a.preamble!.name!, a.preamble!.id!]));
+    const refs = (table: string): number[] => info.tables!.find((t) => t.preamble!.name === table)!.action_refs!.map((r) => r.id!);
+    expect(refs('IngressI.first.lookup')).toEqual([idOf.get('IngressI.first.rewrite'), idOf.get('IngressI.first.to_port'), idOf.get('NoAction')]);
+    expect(refs('IngressI.second.lookup')).toEqual([idOf.get('IngressI.second.rewrite'), idOf.get('IngressI.second.to_port'), idOf.get('NoAction')]);
+    expect(new Set(idOf.values()).size).toBe(5);
   });
 });
 

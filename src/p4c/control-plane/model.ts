@@ -21,6 +21,18 @@
  * - Extern instances are never removed, used or not (p4c's
  *   `RemoveUnusedDeclarations`); those declared at the top level of the
  *   program come first, named without a prefix (sample issue1097-bmv2.p4).
+ * - An action profile or selector constructed in a used table's
+ *   `implementation` property is an extern instance at the table's place,
+ *   named by the property's `@name` exactly as written, without the block's
+ *   prefix (p4c's getExternInstanceFromProperty takes the property's
+ *   controlPlaneName; the v1model handler adds the profile when it serializes
+ *   the table; sample action_profile-bmv2.p4: `@name("ap")` in IngressI is
+ *   `ap`). Without `@name` there is none: p4c refuses the program
+ *   (check-control-plane reports it).
+ * - Each instance of a sub-control has its own tables and actions, named
+ *   `Block.instance.object` (p4c's Inline renames every table, action,
+ *   instance and value set of the callee per instance: ComputeNewNames), so a
+ *   control instantiated twice lists its actions twice, once per instance.
  * - Unused tables, actions and value sets are removed.
  */
 import type {
@@ -32,7 +44,9 @@ import type {
   TableDeclaration,
   ValueSetDeclaration,
 } from '../ast/declarations.js';
+import type { Expression } from '../ast/expressions.js';
 import type { Program } from '../ast/program.js';
+import type { ValueProperty } from '../ast/tables.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import type { Entity } from '../semantics/scope.js';
 import { controlPlaneName, nameAnnotation } from './names.js';
@@ -60,6 +74,13 @@ export interface ControlPlaneModel {
   readonly tables: readonly Named<TableDeclaration>[];
   readonly externs: readonly Named<Instantiation>[];
   readonly valueSets: readonly Named<ValueSetDeclaration>[];
+  /**
+   * The instances constructed in a table property (`@name("ap") implementation
+   * = action_profile(128)`), by the constructor call: an Instantiation made
+   * here from the property (its annotations, the call's type and arguments,
+   * the control-plane name as its name), also listed in `externs`.
+   */
+  readonly inPlaceExterns: ReadonlyMap<Expression, Instantiation>;
 }
 
 /** Models already collected, per program and reference table (the passes after check-control-plane reuse them). */
@@ -85,8 +106,10 @@ function collectUncached(program: Program, refs: ReadonlyMap<AstNode, Entity>): 
     tables: [] as Named<TableDeclaration>[],
     externs: [] as Named<Instantiation>[],
     valueSets: [] as Named<ValueSetDeclaration>[],
+    inPlaceExterns: new Map<Expression, Instantiation>(),
   };
   const seenActions = new Set<ActionDeclaration>();
+  const seenOwnActions = new Map<ActionDeclaration, Set<string>>();
   const topLevelActions = new Set(program.declarations.filter((d): d is ActionDeclaration => d.kind === 'ActionDeclaration'));
   const noAction = [...topLevelActions].find((a) => a.name.text === 'NoAction');
 
@@ -124,9 +147,11 @@ function collectUncached(program: Program, refs: ReadonlyMap<AstNode, Entity>): 
           case 'ActionDeclaration':
             if (used.has(local)) ownActions.push({ name: fqn, decl: local, block });
             break;
-          case 'TableDeclaration':
+          case 'TableDeclaration': {
             if (!used.has(local)) break;
             model.tables.push({ name: fqn, decl: local, block });
+            const profile = inPlaceImplementation(local, refs, model.inPlaceExterns);
+            if (profile) model.externs.push({ name: profile.name.text, decl: profile, block });
             noteDirect(local);
             // A table without default_action gets `NoAction` as its default (p4c's front end adds it).
             if (noAction && !hasDefaultAction(local)) {
@@ -134,6 +159,7 @@ function collectUncached(program: Program, refs: ReadonlyMap<AstNode, Entity>): 
               if (!globalsUsed.includes(noAction)) globalsUsed.push(noAction);
             }
             break;
+          }
           case 'ValueSetDeclaration':
             if (used.has(local)) model.valueSets.push({ name: fqn, decl: local, block });
             break;
@@ -169,9 +195,11 @@ function collectUncached(program: Program, refs: ReadonlyMap<AstNode, Entity>): 
       const name = given === undefined ? action.name.text : given.startsWith('.') ? given.slice(1) : `${prefix}.${given}`;
       model.actions.push({ name, decl: action, block: top });
     }
+    // Per block instance, not per declaration: each instance of a control has its own copy of its actions.
     for (const a of ownActions) {
-      if (seenActions.has(a.decl)) continue;
-      seenActions.add(a.decl);
+      const instances = seenOwnActions.get(a.decl) ?? new Set<string>();
+      if (instances.has(a.block?.name ?? '')) continue;
+      seenOwnActions.set(a.decl, instances.add(a.block?.name ?? ''));
       (direct.has(a.decl) ? model.actions : model.calledActions).push(a);
     }
     // Top-level actions only other actions call: the IR still needs them.
@@ -195,6 +223,36 @@ function collectUncached(program: Program, refs: ReadonlyMap<AstNode, Entity>): 
     }
   }
   return model;
+}
+
+/** v1model's externs a table's `implementation` property may construct in place. */
+const PROFILE_EXTERNS = ['action_profile', 'action_selector'];
+
+/**
+ * The action profile or selector `table` constructs in its `implementation`
+ * property, as an instance (made once per constructor call and kept in
+ * `made`), or undefined when there is none or the property has no `@name`.
+ */
+function inPlaceImplementation(table: TableDeclaration, refs: ReadonlyMap<AstNode, Entity>, made: Map<Expression, Instantiation>): Instantiation | undefined {
+  const property = table.properties.find((p): p is ValueProperty => p.kind === 'ValueProperty' && p.name.text === 'implementation');
+  const call = property?.value;
+  if (!property || call?.kind !== 'ConstructorCallExpression') return undefined;
+  const known = made.get(call);
+  if (known) return known;
+  const given = nameAnnotation(property.annotations);
+  const extern = refs.get(call.type.kind === 'NamedType' ? call.type : call.type.base);
+  if (given === undefined || extern?.kind !== 'ExternDeclaration' || !PROFILE_EXTERNS.includes(extern.name.text)) return undefined;
+  const instance: Instantiation = {
+    kind: 'Instantiation',
+    span: call.span,
+    annotations: property.annotations,
+    type: call.type,
+    args: call.args,
+    name: { kind: 'Name', text: given.startsWith('.') ? given.slice(1) : given, span: property.name.span },
+    initializer: null,
+  };
+  made.set(call, instance);
+  return instance;
 }
 
 /** The declaration an instantiation's type names (an extern, parser or control). */

@@ -61,7 +61,7 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
   for (const e of model.externs) ctx.names.set(e.decl, e.name);
   for (const v of model.valueSets) ctx.names.set(v.decl, v.name);
   const noAction = program.declarations.find((d): d is ActionDeclaration => d.kind === 'ActionDeclaration' && d.name.text === 'NoAction');
-  const tables = new TableLowering(ctx, expressions, (_kind, name) => idOf(name), noAction);
+  const tables = new TableLowering(ctx, expressions, (_kind, name) => idOf(name), noAction, model.inPlaceExterns);
   const statementsIn = (scope: string): StatementLowering => new StatementLowering(ctx, expressions, scope);
 
   const out = { blocks: [] as IrBlock[], actions: [] as IrAction[], tables: [] as IrTable[], externs: [] as IrExtern[], functions: [] as IrFunction[] };
@@ -181,7 +181,18 @@ export function lowerToIr(program: Program, typer: ExpressionTyper, p4info: p4i.
       switch (local.kind) {
         case 'VariableDeclaration': locals.push(...statements.statement(local)); break;
         case 'ActionDeclaration': if (used.has(local)) lowerAction(local); break;
-        case 'TableDeclaration': if (used.has(local)) out.tables.push(tables.table(local, ctx.names.get(local)!)); break;
+        case 'TableDeclaration': {
+          if (!used.has(local)) break;
+          out.tables.push(tables.table(local, ctx.names.get(local)!));
+          // An action profile the table constructs in place: an instance of its own, named by the property's @name.
+          const implementation = local.properties.find((p) => p.kind === 'ValueProperty' && p.name.text === 'implementation');
+          const profile = implementation?.kind === 'ValueProperty' ? model.inPlaceExterns.get(implementation.value) : undefined;
+          const profileName = profile && ctx.names.get(profile);
+          if (profile && profileName !== undefined && !out.externs.some((e) => e.name === profileName)) {
+            out.externs.push(lowerExtern(profile, profileName, instantiatedDeclaration(profile, typer.refs), ctx, idOf));
+          }
+          break;
+        }
         case 'ValueSetDeclaration':
           if (used.has(local)) {
             const vsName = ctx.names.get(local)!;

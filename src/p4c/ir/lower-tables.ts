@@ -11,6 +11,7 @@ import { entryKeysets, type ActionReference } from '../ast/tables.js';
 import { nameAnnotation } from '../control-plane/names.js';
 import { printNode } from '../printer.js';
 import { bitWidth } from '../semantics/p4-types.js';
+import type { Entity } from '../semantics/scope.js';
 import { DEFAULT_TABLE_SIZE } from '../p4info/tables.js';
 import type { ExpressionLowering } from './lower-expressions.js';
 import type { StatementLowering } from './lower-statements.js';
@@ -23,6 +24,8 @@ export class TableLowering {
     private readonly expressions: ExpressionLowering,
     private readonly ids: (kind: 'table' | 'action', name: string) => number,
     private readonly noAction: ActionDeclaration | undefined,
+    /** Instances constructed in a table property (the control-plane model's inPlaceExterns). */
+    private readonly inPlace: ReadonlyMap<Expression, Entity>,
   ) {}
 
   action(decl: ActionDeclaration, name: string, statements: (scope: string) => StatementLowering): IrAction {
@@ -80,7 +83,7 @@ export class TableLowering {
         } else if (property === 'size') size = Number(c.integer(p.value) ?? BigInt(DEFAULT_TABLE_SIZE));
         else if (property === 'support_timeout') supportTimeout = c.evaluate(p.value) === true;
         else if (property === 'counters' || property === 'meters' || property === 'implementation') {
-          const entity = this.ctx.typer.refs.get(p.value);
+          const entity = this.ctx.typer.refs.get(p.value) ?? this.inPlace.get(p.value);
           const target = (entity && this.ctx.names.get(entity)) ?? null;
           if (property === 'counters') resource.directCounter = target;
           else if (property === 'meters') resource.directMeter = target;

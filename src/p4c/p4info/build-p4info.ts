@@ -6,6 +6,7 @@
  */
 import type * as p4i from '../../proto/p4i.js';
 import type { ActionDeclaration, Instantiation, StructLikeDeclaration } from '../ast/declarations.js';
+import type { Expression } from '../ast/expressions.js';
 import type { Program } from '../ast/program.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import { annotationBodyText, findAnnotation } from '../ast/annotations.js';
@@ -37,18 +38,31 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
     (d): d is StructLikeDeclaration => d.kind === 'HeaderDeclaration' && findAnnotation(d.annotations, 'controller_header') !== undefined,
   );
 
+  const inPlace = new Set(model.inPlaceExterns.values());
   for (const t of model.tables) symbols.add('TABLE', t.name, t.decl.annotations);
   for (const a of model.actions) symbols.add('ACTION', a.name, a.decl.annotations);
-  for (const e of externs) symbols.add(e.kind.symbol, e.named.name, e.named.decl.annotations);
+  // p4c adds an instance constructed in a table property by its name only: an @id on the property is not used.
+  for (const e of externs) symbols.add(e.kind.symbol, e.named.name, inPlace.has(e.named.decl) ? [] : e.named.decl.annotations);
   for (const v of model.valueSets) symbols.add('VALUE_SET', v.name, v.decl.annotations);
   for (const d of digests) symbols.add('DIGEST', d.name, []);
   for (const h of controllerHeaders) symbols.add('CONTROLLER_HEADER', controlPlaneName('', h.name.text, h.annotations), h.annotations, controllerHeaderName(h));
   symbols.finish();
 
-  const idOf = new Map<Entity, number>();
-  for (const t of model.tables) idOf.set(t.decl, symbols.id('TABLE', t.name));
-  for (const a of model.actions) idOf.set(a.decl, symbols.id('ACTION', a.name));
-  for (const e of externs) idOf.set(e.named.decl, symbols.id(e.kind.symbol, e.named.name));
+  // Ids by declaration within each block instance (a control instantiated twice has two of each of
+  // its tables, actions and externs), then program-wide for what a block uses from the top level.
+  const idsIn = new Map<string, Map<Entity, number>>();
+  const anywhere = new Map<Entity, number>();
+  const noteId = (block: BlockInstance | null, decl: Entity, id: number): void => {
+    const key = block?.name ?? '';
+    idsIn.set(key, (idsIn.get(key) ?? new Map<Entity, number>()).set(decl, id));
+    anywhere.set(decl, id);
+  };
+  for (const t of model.tables) noteId(t.block, t.decl, symbols.id('TABLE', t.name));
+  for (const a of model.actions) noteId(a.block, a.decl, symbols.id('ACTION', a.name));
+  for (const e of externs) noteId(e.named.block, e.named.decl, symbols.id(e.kind.symbol, e.named.name));
+  const idIn = (block: BlockInstance | null) => (decl: Entity): number | undefined => idsIn.get(block?.name ?? '')?.get(decl) ?? anywhere.get(decl);
+  /** The instance a table property names or constructs. */
+  const instanceIn = (value: Expression): Entity | undefined => refs.get(value) ?? model.inPlaceExterns.get(value);
 
   const preamble = (id: number, name: string, annotations: string[], docOf: readonly Annotation[] = []): p4i.Preamble => {
     const p: p4i.Preamble = { id, name, alias: symbols.alias(name) };
@@ -65,13 +79,15 @@ export function buildP4Info(program: Program, typer: ExpressionTyper): p4i.P4Inf
 
   info.tables = model.tables.map((t) =>
     tableMessage(t.decl, preamble(symbols.id('TABLE', t.name), t.name, p4infoAnnotations(t.decl.annotations), t.decl.annotations), {
-      refs, types: typer.types, constants: typer.resolver.constants, idOf: (d) => idOf.get(d), noAction, typeInfo,
+      resolve: instanceIn, types: typer.types, constants: typer.resolver.constants, idOf: idIn(t.block), noAction, typeInfo,
     }),
   );
   info.actions = model.actions.map((a) => actionMessage(a, preamble, symbols, typer, typeInfo));
-  const tableIdsUsing = (inst: Instantiation, property: string): number[] =>
+  // The tables of the same block instance (any, for an instance declared at the top level).
+  const tableIdsUsing = (extern: Named<Instantiation>, property: string): number[] =>
     model.tables
-      .filter((t) => t.decl.properties.some((p) => p.kind === 'ValueProperty' && p.name.text === property && p.value.kind === 'PathExpression' && refs.get(p.value) === inst))
+      .filter((t) => extern.block === null || t.block?.name === extern.block.name)
+      .filter((t) => t.decl.properties.some((p) => p.kind === 'ValueProperty' && p.name.text === property && instanceIn(p.value) === extern.decl))
       .map((t) => symbols.id('TABLE', t.name));
   Object.assign(info, externMessages(externs, { preamble, symbols, typer, typeInfo, tableIdsUsing }));
   if (controllerHeaders.length > 0) {

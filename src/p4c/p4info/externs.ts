@@ -35,7 +35,7 @@ export interface ExternContext {
   readonly symbols: SymbolTable;
   readonly typer: ExpressionTyper;
   readonly typeInfo: TypeInfoBuilder;
-  readonly tableIdsUsing: (inst: Instantiation, property: string) => number[];
+  readonly tableIdsUsing: (extern: Named<Instantiation>, property: string) => number[];
 }
 
 const COUNTER_UNITS: Readonly<Record<string, p4i._p4_config_v1_CounterSpec_Unit>> = { packets: 'PACKETS', bytes: 'BYTES', packets_and_bytes: 'BOTH' };
@@ -57,13 +57,13 @@ export function externMessages(externs: readonly { named: Named<Instantiation>; 
         out.counters.push({ preamble, spec: { unit: COUNTER_UNITS[enumMember(arg(1))] ?? 'UNSPECIFIED' }, size: size(0) });
         break;
       case 'direct_counter':
-        out.direct_counters.push({ preamble, spec: { unit: COUNTER_UNITS[enumMember(arg(0))] ?? 'UNSPECIFIED' }, direct_table_id: ctx.tableIdsUsing(inst, 'counters')[0] ?? 0 });
+        out.direct_counters.push({ preamble, spec: { unit: COUNTER_UNITS[enumMember(arg(0))] ?? 'UNSPECIFIED' }, direct_table_id: ctx.tableIdsUsing(named, 'counters')[0] ?? 0 });
         break;
       case 'meter':
         out.meters.push({ preamble, spec: { unit: METER_UNITS[enumMember(arg(1))] ?? 'UNSPECIFIED' }, size: size(0) });
         break;
       case 'direct_meter':
-        out.direct_meters.push({ preamble, spec: { unit: METER_UNITS[enumMember(arg(0))] ?? 'UNSPECIFIED' }, direct_table_id: ctx.tableIdsUsing(inst, 'meters')[0] ?? 0 });
+        out.direct_meters.push({ preamble, spec: { unit: METER_UNITS[enumMember(arg(0))] ?? 'UNSPECIFIED' }, direct_table_id: ctx.tableIdsUsing(named, 'meters')[0] ?? 0 });
         break;
       case 'register': {
         const cell = type.kind === 'extern' ? type.args[0] : undefined;
@@ -73,7 +73,7 @@ export function externMessages(externs: readonly { named: Named<Instantiation>; 
       case 'action_profile':
       case 'action_selector': {
         const selector = kind.extern === 'action_selector';
-        const profile: p4i.ActionProfile = { preamble, table_ids: ctx.tableIdsUsing(inst, 'implementation') };
+        const profile: p4i.ActionProfile = { preamble, table_ids: ctx.tableIdsUsing(named, 'implementation') };
         if (selector) profile.with_selector = true;
         profile.size = size(selector ? 1 : 0);
         // `@max_group_size(N)` on a selector (p4c ignores it, with a warning, on a plain profile).

@@ -27,7 +27,8 @@ const MATCH_TYPES: Readonly<Record<string, p4i._p4_config_v1_MatchField_MatchTyp
 };
 
 export interface TableContext {
-  readonly refs: ReadonlyMap<AstNode, Entity>;
+  /** What an expression of the table refers to (an action, an instance), or the instance a property constructs in place. */
+  readonly resolve: (value: Expression) => Entity | undefined;
   readonly types: ReadonlyMap<AstNode, P4Type>;
   readonly constants: ConstEvaluator;
   /** The P4Info id of an action / direct resource / profile declaration. */
@@ -66,7 +67,7 @@ export function tableMessage(table: TableDeclaration, preamble: p4i.Preamble, ct
       });
     } else if (p.kind === 'ActionsProperty') {
       for (const ref of p.actions) {
-        const entity = ctx.refs.get(ref.action);
+        const entity = ctx.resolve(ref.action);
         if (!entity) continue;
         listed.add(entity);
         actionRefs.push(actionRef(ref, ctx.idOf(entity) ?? 0));
@@ -83,7 +84,7 @@ export function tableMessage(table: TableDeclaration, preamble: p4i.Preamble, ct
         const id = p.value.kind === 'PathExpression' ? idOfPath(p.value, ctx) : undefined;
         if (id !== undefined) directIds.push(id);
       } else if (name === 'implementation') {
-        const id = p.value.kind === 'PathExpression' ? idOfPath(p.value, ctx) : undefined;
+        const id = idOfPath(p.value, ctx);
         if (id !== undefined) message.implementation_id = id;
       } else if (name === 'support_timeout') {
         if (ctx.constants.evaluate(p.value) === true) message.idle_timeout_behavior = 'NOTIFY_CONTROL';
@@ -112,7 +113,7 @@ export function tableMessage(table: TableDeclaration, preamble: p4i.Preamble, ct
 }
 
 function idOfPath(path: Expression, ctx: TableContext): number | undefined {
-  const entity = ctx.refs.get(path);
+  const entity = ctx.resolve(path);
   return entity ? ctx.idOf(entity) : undefined;
 }
 
@@ -128,6 +129,6 @@ function actionRef(ref: ActionReference, id: number): p4i.ActionRef {
 /** The id of the action `default_action = a(args)` names. */
 function defaultActionId(value: Expression, ctx: TableContext): number | undefined {
   const callee = value.kind === 'CallExpression' ? value.callee : value;
-  const entity = ctx.refs.get(callee);
+  const entity = ctx.resolve(callee);
   return entity?.kind === 'ActionDeclaration' ? (ctx.idOf(entity) ?? 0) : undefined;
 }

@@ -7,8 +7,8 @@
  * control-plane names used twice.
  */
 import type { ActionDeclaration, ControlDeclaration, Instantiation, ParserDeclaration, TableDeclaration } from '../ast/declarations.js';
-import type { Expression } from '../ast/expressions.js';
-import type { ActionReference, KeyProperty } from '../ast/tables.js';
+import type { ConstructorCallExpression, Expression } from '../ast/expressions.js';
+import type { ActionReference, KeyProperty, ValueProperty } from '../ast/tables.js';
 import type { AstNode } from '../ast/walk.js';
 import { collectControlPlane, instantiatedDeclaration, packageArguments } from '../control-plane/model.js';
 import { REFERENCES } from '../semantics/side-tables.js';
@@ -45,8 +45,9 @@ export const checkControlPlanePass: Pass = {
     const model = collectControlPlane(program, refs);
     checkMain(model.main, refs, context);
     const owners = new Map<Entity, string>();
-    for (const table of model.tables) checkTable(table.decl, refs, context, owners);
-    for (const action of model.actions) checkActionDataTypes(action.decl, context);
+    // Once per declaration: a control instantiated twice lists its tables and actions once per instance.
+    for (const table of new Set(model.tables.map((t) => t.decl))) checkTable(table, refs, context, owners);
+    for (const action of new Set(model.actions.map((a) => a.decl))) checkActionDataTypes(action, context);
     const seen = new Map<string, string>();
     const named = [
       ...model.tables.map((t) => ['table', t.name] as const),
@@ -130,7 +131,7 @@ function checkTable(table: TableDeclaration, refs: ReadonlyMap<AstNode, Entity>,
     if (p.kind === 'ValueProperty' && RESOURCE_PROPERTIES[p.name.text]) {
       const wanted = RESOURCE_PROPERTIES[p.name.text]!;
       if (p.value.kind === 'ConstructorCallExpression') {
-        d.report('UnsupportedSyntax', p.value.span, [`an extern instantiated inside the '${p.name.text}' property; declare it in the control and name it here`]);
+        checkInPlace(table, p, p.value, wanted, refs, context);
         continue;
       }
       const entity = p.value.kind === 'PathExpression' ? refs.get(p.value) : undefined;
@@ -150,6 +151,24 @@ function checkTable(table: TableDeclaration, refs: ReadonlyMap<AstNode, Entity>,
       }
     }
   }
+}
+
+/**
+ * An extern constructed in the property itself. For `implementation`, p4c
+ * accepts an action profile or selector with a `@name` on the property (the
+ * instance's control-plane name) and refuses one without ("anonymous table
+ * property ... not supported by P4Runtime"). In-place direct counters and
+ * meters stay unsupported here (p4c-bm2-ss refuses an in-place meter; an
+ * in-place counter is not implemented by us).
+ */
+function checkInPlace(table: TableDeclaration, p: ValueProperty, call: ConstructorCallExpression, wanted: readonly string[], refs: ReadonlyMap<AstNode, Entity>, context: CompileContext): void {
+  if (p.name.text !== 'implementation') {
+    context.diagnostics.report('UnsupportedSyntax', call.span, [`an extern instantiated inside the '${p.name.text}' property; declare it in the control and name it here`]);
+    return;
+  }
+  const decl = refs.get(call.type.kind === 'NamedType' ? call.type : call.type.base);
+  if (decl?.kind !== 'ExternDeclaration' || !wanted.includes(decl.name.text)) context.diagnostics.report('NotDirectResource', call.span, [p.name.text, table.name.text, wanted.join(' or ')]);
+  else if (nameAnnotation(p.annotations) === undefined) context.diagnostics.report('AnonymousTableProperty', p.name.span, [table.name.text, p.name.text]);
 }
 
 /**
