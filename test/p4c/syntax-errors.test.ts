@@ -52,7 +52,9 @@ describe('syntax errors', () => {
     const { diagnostics, hasErrors } = parseText(source);
     expect(hasErrors).toBe(true);
     expect(codesAt(diagnostics)).toEqual([expected]);
-    expect(diagnostics[0]!.sourceLine).toBeDefined();
+    // The quoted line is the program's own line at the reported position.
+    const line = Number(/@(\d+):/.exec(expected)![1]);
+    expect(diagnostics[0]!.sourceLine).toBe(source.split('\n')[line - 1]);
   });
 });
 
