@@ -11,6 +11,7 @@ export const P4_DIR = path.join(ROOT, 'p4');
 export const INCLUDE_DIR = path.join(P4_DIR, 'include');
 export const FORWARD_P4 = path.join(P4_DIR, 'forward.p4');
 export const SWITCHML_P4 = path.join(P4_DIR, 'switchml.p4');
+export const ATP_P4 = path.join(P4_DIR, 'atp.p4');
 
 export interface CompiledProgram {
   /** As a controller reads it: printed as text format and parsed back. */
