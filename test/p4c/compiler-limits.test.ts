@@ -7,8 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { compileProgram, memoryFileSystem, nodeFileSystem, type CompileResult, type Diagnostic } from '../../src/p4c/index.js';
 import { IR_MAX_DEPTH, irDepth } from '../../src/p4c/ir/depth.js';
+import type { IrExpression, IrProgram } from '../../src/p4c/ir/types.js';
 import { MAX_NESTING } from '../../src/p4c/parser/nesting-limit.js';
-import { rig } from '../switch/pipeline/harness.js';
+import { SwitchDevice } from '../../src/switch/device/switch-device.js';
+import { PortSet } from '../../src/switch/ports/port-set.js';
+import { CapturePort, compileCorpus, rig } from '../switch/pipeline/harness.js';
 import { codesAt, V1MODEL } from './helpers.js';
 
 /** A v1model program whose ingress runs `statement` (line 10); `decls` go before the controls (line 5). */
@@ -123,5 +126,67 @@ describe('within the limits', () => {
     expect(d.code).toBe(5004);
     expect(d.message).toMatch(new RegExp(`^'I' nests \\d+ levels deep in the pipeline IR, and the switch loads at most ${IR_MAX_DEPTH}`));
     expect(d.span?.start.line).toBe(STATEMENT_LINE);
+  });
+});
+
+/** Runs `f` with `frames` calls already on the stack, as when the compiler is called from deep in a server. */
+function withStackUsed<T>(frames: number, f: () => T): T {
+  return frames === 0 ? f() : withStackUsed(frames - 1, f);
+}
+
+describe('just within the limits, every construct goes through every pass (dumps included)', () => {
+  const n = MAX_NESTING - 6;
+  it.each([
+    ['a sum', sum(n)],
+    ['nested calls', nestedCalls(n), F],
+    ['nested casts', `hdr.h.b = ${'(bit<8>)'.repeat(n)}hdr.h.a;`],
+    ['nested negations', `hdr.h.b = ${'-'.repeat(n)}hdr.h.a;`],
+    ['?: nested in else-branches', `hdr.h.b = ${'hdr.h.a == 1 ? 8w1 : ('.repeat(n / 2)}8w0${')'.repeat(n / 2)};`],
+    ['?: nested in then-branches', nestedConditionals(n / 2)],
+    ['nested ifs', `${'if (hdr.h.a == 1) '.repeat(n)}hdr.h.b = 1;`],
+    ['nested blocks', `${'{ '.repeat(n)}hdr.h.b = 1;${' }'.repeat(n)}`],
+    ['nested switch statements', `${'switch (hdr.h.a) { 1: { '.repeat(n / 3)}hdr.h.b = 1;${' } }'.repeat(n / 3)}`],
+    ['nested list expressions', `tuple<bit<8>> t = ${'{ '.repeat(n)}1${' }'.repeat(n)};`],
+    ['a nested tuple type', `tuple<${'tuple<'.repeat(n)}bit<8>${'>'.repeat(n + 1)} t;`],
+    ['nested slices', `hdr.h.b = ${'('.repeat(n)}hdr.h.a${')[7:0]'.repeat(n)};`],
+  ])('%s', (_, statement, decls) => {
+    const result = withStackUsed(2000, () => compile(PROGRAM(statement, decls)));
+    // Some are refused (types, or an IR the switch would not load); none may crash a pass.
+    expect(result.diagnostics.filter((d) => d.id === 'InternalError')).toEqual([]);
+    if (result.ir) expect(irDepth(result.ir)).toBeLessThanOrEqual(IR_MAX_DEPTH);
+  });
+});
+
+describe('the switch against IR depth', () => {
+  const bits8 = { kind: 'bits', width: 8, signed: false } as const;
+
+  /** The compiled `hdr.h.b = hdr.h.a` with the value replaced by `a + a + … + a` of `terms` terms. */
+  function chainIr(base: IrProgram, terms: number): IrProgram {
+    const ir = structuredClone(base) as { blocks: { name: string; apply: { kind: string; value?: IrExpression }[] }[] } & IrProgram;
+    const assign = ir.blocks.find((b) => b.name === 'I')!.apply.find((st) => st.kind === 'assign' && st.value?.op === 'field')!;
+    const leaf = assign.value!;
+    let value: IrExpression = leaf;
+    for (let i = 1; i < terms; i++) value = { op: 'binary', operator: '+', type: bits8, left: value, right: leaf };
+    assign.value = value;
+    return ir;
+  }
+
+  it('compiles and runs an expression as deep as IR_MAX_DEPTH allows, and refuses one level more (never a stack overflow)', () => {
+    const program = compileCorpus('limits-ir-depth', PROGRAM('hdr.h.b = hdr.h.a;'));
+    let terms = 1;
+    while (irDepth(chainIr(program.ir, terms + 1)) <= IR_MAX_DEPTH) terms++;
+    expect(terms).toBeGreaterThan(IR_MAX_DEPTH - 16);
+    const port = new CapturePort(1);
+    const device = new SwitchDevice({ ports: new PortSet([new CapturePort(0), port]) });
+    try {
+      expect(() => device.loadPipeline(program.p4info, JSON.stringify(chainIr(program.ir, terms + 1)))).toThrow(/nests deeper than 512 levels/);
+      device.loadPipeline(program.p4info, JSON.stringify(chainIr(program.ir, terms)));
+      const frame = Buffer.alloc(20);
+      frame[0] = 3;
+      (device.ports.get(0) as CapturePort).inject(frame);
+      expect(port.sent.map((f) => f[1])).toEqual([(3 * terms) % 256]);
+    } finally {
+      void device.stop();
+    }
   });
 });
