@@ -109,6 +109,17 @@ export function p4cOutput(program: string): P4cLookup {
 }
 
 /**
+ * Says on stderr which programs `suite` could not compare with p4c's output
+ * and why (no output yet, or the program or an include changed since p4c
+ * compiled it), so that a skipped comparison is never silent: vitest's
+ * default reporter does not name skipped tests.
+ */
+export function reportUncompared(suite: string, reasons: readonly string[]): void {
+  if (reasons.length === 0) return;
+  console.warn(`${suite}: ${reasons.length} program(s) not compared with p4c until their outputs in ${P4C_OUTPUTS_DIR} are regenerated:\n${reasons.map((r) => `  - ${r}`).join('\n')}`);
+}
+
+/**
  * The P4Info text of one of the programs in test/fixtures/p4info (`forwarding`,
  * `acl`, …) as a file, for tests that need a realistic P4Info as input: p4c's
  * own output when it is available and fresh, else p4ina's (which
