@@ -1,14 +1,15 @@
 /**
  * What every transport shares: the counters, the single listener (guarded so
  * that a throwing listener cannot take the socket's event loop down with it),
- * and an idempotent close.
+ * and an idempotent close. `ListeningTransport` has no send, so that a
+ * transport with its own way of sending (AddressedTransport) shares the rest.
  */
 import { moduleLogger } from '../../log/logger.js';
 import { type DatagramListener, type DatagramTransport, MutableTransportCounters } from './datagram-transport.js';
 
 const log = moduleLogger('agent.transport');
 
-export abstract class BaseTransport implements DatagramTransport {
+export abstract class ListeningTransport {
   readonly counters = new MutableTransportCounters();
   private listener: DatagramListener | undefined;
   private closing: Promise<void> | undefined;
@@ -35,8 +36,6 @@ export abstract class BaseTransport implements DatagramTransport {
   get closed(): boolean {
     return this.closing !== undefined;
   }
-
-  abstract send(payload: Uint8Array, length?: number): boolean;
 
   onDatagram(listener: DatagramListener | undefined): void {
     this.listener = listener;
@@ -67,4 +66,9 @@ export abstract class BaseTransport implements DatagramTransport {
 
   /** Frees the medium; called once. */
   protected abstract release(): Promise<void>;
+}
+
+/** A transport that sends to its one next hop. */
+export abstract class BaseTransport extends ListeningTransport implements DatagramTransport {
+  abstract send(payload: Uint8Array, length?: number): boolean;
 }

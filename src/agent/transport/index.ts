@@ -12,8 +12,10 @@ export {
 } from './datagram-transport.js';
 export { TRANSPORT_ERROR_CODES, TransportError, type TransportErrorCode } from './transport-error.js';
 export { DEFAULT_MAX_PAYLOAD, KernelUdpTransport, type KernelUdpTransportOptions } from './kernel-udp-transport.js';
+export type { AddressedTransport } from './addressed-transport.js';
+export { KernelUdpAddressedTransport, type KernelUdpAddressedTransportOptions } from './kernel-udp-addressed-transport.js';
 export { UdpWireTransport, type UdpWireCounters, type UdpWireTransportOptions, type WireHostAddress } from './udp-wire-transport.js';
 export { createMemoryTransportPair, MemoryTransport, settleMemoryTransports, type MemoryTransportPairOptions } from './memory-transport.js';
 export type { LinkImpairments, LinkStats } from '../../util/impaired-link.js';
-export type { SocketAddress } from './socket-address.js';
+export { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
 export type { UdpSocketOptions } from './udp-socket.js';
