@@ -9,6 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { P4inaError } from '../errors/p4ina-error.js';
 import { rootLogger } from '../log/logger.js';
+import { formatPortRate } from '../switch/queues/port-rate.js';
+import { QueueError } from '../switch/queues/queue-error.js';
+import { parsePortRateArg, parseQueueDepthArg, type QueueSetting } from '../switch/queues/queue-setting.js';
 
 const USAGE = `usage: p4ina switch [options] (--no-p4 | CONFIG) [-- target-options]
 
@@ -34,13 +37,22 @@ options:
   --max-array-cells N           cells of one counter, meter or register array (default 16777216)
   --max-read-entities N         entities one ReadRequest may name (default 10000)
   --max-reads-in-flight N       Read RPCs streamed at once, all clients together (default 16)
+  --port-rate RATE[@PORT]       transmit rate of a port's egress queue, or of every port's without
+                                @PORT: packets/s as 1000pps or 2.5kpps (a bare number is packets/s,
+                                as BMv2's set_queue_rate), bits/s as 10Mbps, 1Gbps or 800kbps
+                                (k, M, G are powers of 1000), or unlimited (the default: no queue).
+                                Repeatable; a per-port value wins over the every-port one
+  --queue-depth N[@PORT]        capacity of a port's egress queue in packets (default 64, as BMv2);
+                                packets beyond it are tail-dropped. Repeatable, as --port-rate.
+                                Only ports with a rate queue; see docs/switch.md
   -h, --help                    show this help
 
 target options (after --):
   --grpc-server-addr ADDR       where P4Runtime listens (default 127.0.0.1:9559; port 0 = any free port)
   --cpu-port N                  the CPU port for PacketIn/PacketOut (1..510)
 
-Send SIGUSR1 to log the per-port counters (packets in, out, dropped, malformed).
+Send SIGUSR1 to log the per-port counters (packets in, out, dropped, malformed) and the egress
+queues' (depth, most packets queued, tail drops).
   --grpc-server-ssl             serve TLS; needs --grpc-server-cert and --grpc-server-key
   --grpc-server-cert FILE       the server's certificate (PEM)
   --grpc-server-key FILE        the server's private key (PEM)
@@ -69,6 +81,8 @@ export interface SwitchOptions {
   maxArrayCells: number | undefined;
   maxReadEntities: number | undefined;
   maxReadsInFlight: number | undefined;
+  /** --port-rate and --queue-depth, in the order given. */
+  queues: QueueSetting[];
 }
 
 /** A command line we cannot run; the message says what to change. */
@@ -101,6 +115,16 @@ function positive(flag: string, text: string, max: bigint): number {
   const value = Number(integer(flag, text, max));
   if (value === 0) throw new UsageError(`${flag} must be at least 1`);
   return value;
+}
+
+/** A --port-rate or --queue-depth value; the QueueError's message becomes a usage error. */
+function queueArg(flag: string, text: string, parse: (text: string) => QueueSetting): QueueSetting {
+  try {
+    return parse(text);
+  } catch (err) {
+    if (err instanceof QueueError) throw new UsageError(`${flag} ${text}: ${err.message}`);
+    throw err;
+  }
 }
 
 function checkAddress(text: string): string {
@@ -140,6 +164,7 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
     maxArrayCells: undefined,
     maxReadEntities: undefined,
     maxReadsInFlight: undefined,
+    queues: [],
   };
   const positionals: string[] = [];
   walk(general, (flag, value) => {
@@ -194,6 +219,12 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
         return true;
       case '--max-reads-in-flight':
         options.maxReadsInFlight = positive(flag, value(), 4096n);
+        return true;
+      case '--port-rate':
+        options.queues.push(queueArg(flag, value(), parsePortRateArg));
+        return true;
+      case '--queue-depth':
+        options.queues.push(queueArg(flag, value(), parseQueueDepthArg));
         return true;
       default:
         if (flag.startsWith('--grpc-server') || flag === '--cpu-port') throw new UsageError(`${flag} is a target option: put it after --`);
@@ -276,6 +307,15 @@ function readPem(flag: string, file: string): Buffer {
   }
 }
 
+/** `; egress queues: rate 10Mbps, depth 16@2` for the start-up line, or nothing. */
+function describeQueues(settings: readonly QueueSetting[]): string {
+  const parts = settings.map((s) => {
+    const where = s.port === undefined ? '' : `@${s.port}`;
+    return s.rate !== undefined ? `rate ${s.rate === 'unlimited' ? 'unlimited' : formatPortRate(s.rate)}${where}` : `depth ${String(s.depth)}${where}`;
+  });
+  return parts.length > 0 ? `; egress queues: ${parts.join(', ')}` : '';
+}
+
 export async function run(argv: string[]): Promise<number> {
   let options: SwitchOptions;
   let tls: { cert: Buffer; key: Buffer; ca?: Buffer; requireClientCert: boolean } | undefined;
@@ -323,6 +363,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(options.maxReadEntities !== undefined ? { maxReadEntities: options.maxReadEntities } : {}),
         ...(options.maxReadsInFlight !== undefined ? { maxReadsInFlight: options.maxReadsInFlight } : {}),
       },
+      queues: options.queues,
     });
   } catch (err) {
     if (!P4inaError.is(err)) throw err;
@@ -337,11 +378,13 @@ export async function run(argv: string[]): Promise<number> {
     : `no program yet: push one with SetForwardingPipelineConfig (P4Info + the NAME.ir.json of p4ina compile)`;
   process.stdout.write(
     `p4ina switch: P4Runtime server for device ${options.deviceId} listening on ${where} (${tls ? 'TLS' : 'plaintext'}); ` +
-      `ports: ${ports}${options.cpuPort !== undefined ? `; CPU port ${options.cpuPort}` : ''}; ${program}; Ctrl-C stops\n`,
+      `ports: ${ports}${options.cpuPort !== undefined ? `; CPU port ${options.cpuPort}` : ''}${describeQueues(options.queues)}; ${program}; Ctrl-C stops\n`,
   );
   const onUsr1 = (): void => {
-    rootLogger().info({ ports: launched.device.portStats() }, 'per-port counters');
+    const queues = launched.device.queueStats();
+    rootLogger().info({ ports: launched.device.portStats(), queues }, 'per-port counters');
     process.stderr.write(`p4ina switch: per-port counters ${JSON.stringify(launched.device.portStats())}\n`);
+    if (Object.keys(queues).length > 0) process.stderr.write(`p4ina switch: egress queues ${JSON.stringify(queues)}\n`);
   };
   process.on('SIGUSR1', onUsr1);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {

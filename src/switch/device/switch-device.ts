@@ -9,6 +9,9 @@
  * callback, after the new pipeline was compiled. None of these can
  * interleave, so a packet sees either the whole batch or none of it, and
  * either the old pipeline or the new one, never a half-installed one.
+ * Packets waiting in egress queues (ports with a rate) leave from timers, on
+ * the same loop; a pipeline change drops them (they hold the old program's
+ * headers and metadata), counted as drops of their egress port.
  */
 import type { Logger } from 'pino';
 import type { IrProgram } from '../../p4c/ir/types.js';
@@ -16,10 +19,16 @@ import { moduleLogger } from '../../log/logger.js';
 import type * as p4i from '../../proto/p4i.js';
 import type * as p4r from '../../proto/p4r.js';
 import type { CompiledPipeline } from '../pipeline/compiled-pipeline.js';
+import type { QueuedPacket } from '../pipeline/queued-egress.js';
 import { V1ModelProcessor, type DropReason } from '../pipeline/v1model-processor.js';
 import type { PacketIoPort } from '../ports/packet-io-port.js';
 import type { Port } from '../ports/port.js';
 import type { PortSet } from '../ports/port-set.js';
+import { EgressQueues } from '../queues/egress-queues.js';
+import type { PortRate } from '../queues/port-rate.js';
+import type { QueueStats } from '../queues/port-queue.js';
+import { realQueueClock, type QueueClock } from '../queues/queue-clock.js';
+import type { QueueSetting } from '../queues/queue-setting.js';
 import type { IdleTimer } from '../runtime/idle-timeout-notifier.js';
 import { P4RuntimeServer, type ServerLimits, type StartOptions } from '../runtime/server.js';
 import { DeviceState, type InstalledPipeline } from '../state/device-state.js';
@@ -46,6 +55,10 @@ export interface SwitchDeviceOptions {
   readonly pipelineLimits?: Partial<PipelineLimits>;
   /** The P4Runtime server's limits (reads in flight, entities per read, streams, …). */
   readonly serverLimits?: Partial<ServerLimits>;
+  /** Egress queues: transmit rates and capacities, for every port or one (docs/switch.md). None: every port is unlimited. */
+  readonly queues?: readonly QueueSetting[];
+  /** Clock and timers of the egress queues and of standard_metadata's timestamps; real time by default. Tests pass a virtual one. */
+  readonly queueClock?: QueueClock;
 }
 
 export class SwitchDevice implements PacketIoPort {
@@ -56,10 +69,15 @@ export class SwitchDevice implements PacketIoPort {
   private readonly compiled = new WeakMap<InstalledPipeline, CompiledPipeline>();
   private processor: V1ModelProcessor | undefined;
   private processingErrors = 0;
+  private readonly clock: QueueClock;
+  private readonly queues: EgressQueues<QueuedPacket>;
   private readonly onFrame = (frame: Buffer, port: Port): void => this.receive(frame, port);
 
   constructor(private readonly options: SwitchDeviceOptions) {
     this.log = options.logger ?? moduleLogger('switch.device');
+    this.clock = options.queueClock ?? realQueueClock;
+    this.queues = new EgressQueues<QueuedPacket>(this.clock, (port, item, at, depthAfter) => this.depart(port, item, at, depthAfter));
+    this.queues.configure(options.queues ?? []);
     const services = { log: this.log, emitDigest: (id: number, data: p4r.P4Data) => this.emitDigest(id, data) };
     const irs = new WeakMap<InstalledPipeline, IrProgram>();
     this.state = new DeviceState({
@@ -103,9 +121,10 @@ export class SwitchDevice implements PacketIoPort {
     return this.server.start(options);
   }
 
-  /** Stops the server and closes the ports. */
+  /** Stops the server and closes the ports (packets still queued are dropped). */
   async stop(): Promise<void> {
     this.options.ports.onFrame(undefined);
+    this.queues.flush();
     await this.server.stop();
     await this.options.ports.close();
   }
@@ -132,6 +151,41 @@ export class SwitchDevice implements PacketIoPort {
       s.malformedByPort = port.counters.malformed;
     }
     return this.stats.snapshot();
+  }
+
+  /**
+   * Sets the transmit rate of one port's egress queue, or of every port's
+   * (replacing per-port rates), as BMv2's set_queue_rate and
+   * set_all_queue_rates do; 'unlimited' removes it (packets waiting leave at
+   * once). Takes effect from the next packet. Throws QueueError.
+   */
+  setPortRate(rate: PortRate | 'unlimited', port?: number): void {
+    this.queues.setRate(rate, port);
+    this.log.info({ port: port ?? 'all', rate }, 'egress queue rate set');
+  }
+
+  /**
+   * Sets the capacity in packets of one port's egress queue, or of every
+   * port's, as BMv2's set_queue_depth and set_all_queue_depths do. Packets
+   * already queued beyond it stay. Throws QueueError.
+   */
+  setQueueDepth(depth: number, port?: number): void {
+    this.queues.setDepth(depth, port);
+    this.log.info({ port: port ?? 'all', depth }, 'egress queue depth set');
+  }
+
+  /** The rate and capacity that apply to a port now. Throws QueueError for a bad port number. */
+  queueSettings(port: number): { rate: PortRate | undefined; depth: number } {
+    return this.queues.settingsOf(port);
+  }
+
+  /** Egress queue counters of the attached ports with a rate, and of any port whose queue saw packets. */
+  queueStats(): Record<number, QueueStats> {
+    const out: Record<number, QueueStats> = {};
+    for (const [port, s] of this.queues.stats()) {
+      if (this.options.ports.has(port) || port === this.options.cpuPort || s.enqueued + s.tailDrops + s.flushed > 0) out[port] = s;
+    }
+    return out;
   }
 
   injectPacketOut(payload: Buffer, metadata: ReadonlyMap<string, Buffer>): void {
@@ -169,6 +223,9 @@ export class SwitchDevice implements PacketIoPort {
   }
 
   private usePipeline(pipeline: InstalledPipeline | undefined): void {
+    const flushed = this.queues.flush();
+    for (const [port, n] of flushed) this.stats.of(port).dropped += n;
+    if (flushed.size > 0) this.log.info({ dropped: Object.fromEntries(flushed) }, 'pipeline change: packets waiting in egress queues dropped');
     const compiled = pipeline ? this.compiled.get(pipeline) : undefined;
     if (!pipeline || !compiled) {
       this.processor = undefined;
@@ -182,7 +239,7 @@ export class SwitchDevice implements PacketIoPort {
         this.server.emitPacketIn(payload, metadata);
       },
       drop: (port, reason) => this.dropped(port, reason),
-    }, { cpuPort: this.options.cpuPort });
+    }, { cpuPort: this.options.cpuPort, queues: this.queues.byPort, clock: () => this.clock.nowMicros() });
     this.log.info({ source: compiled.program.source }, 'data plane running the new pipeline');
   }
 
@@ -199,6 +256,25 @@ export class SwitchDevice implements PacketIoPort {
   private dropped(port: number, reason: DropReason): void {
     this.stats.of(port).dropped++;
     if (this.log.isLevelEnabled('trace')) this.log.trace({ port, reason }, 'packet dropped');
+    if (reason === 'queue_full') {
+      // Congestion is normal operation: the first tail drop of a port and every 1000th after it.
+      const tailDrops = this.queues.tailDrops(port);
+      if (tailDrops % 1000 === 1) this.log.info({ port, tailDrops }, 'egress queue full: packets tail-dropped');
+    }
+  }
+
+  /** A packet leaves a port's egress queue (from a timer, or at once): egress runs on it. */
+  private depart(port: number, item: QueuedPacket, at: number, depthAfter: number): void {
+    const processor = this.processor;
+    if (!processor) {
+      this.stats.of(port).dropped++;
+      return;
+    }
+    try {
+      processor.depart(item, at, depthAfter);
+    } catch (err) {
+      this.failed(err, port);
+    }
   }
 
   private emitDigest(digestId: number, data: p4r.P4Data): void {

@@ -10,6 +10,7 @@ import { readP4InfoFile } from '../../p4info/p4info-files.js';
 import type * as p4i from '../../proto/p4i.js';
 import { PcapRecorder } from '../ports/pcap-recorder.js';
 import { PortSet } from '../ports/port-set.js';
+import { checkQueueSettings, type QueueSetting } from '../queues/queue-setting.js';
 import type { ServerLimits, StartOptions } from '../runtime/server.js';
 import type { PipelineLimits } from '../state/pipeline-config.js';
 import { readIr } from './pipeline-loader.js';
@@ -30,6 +31,8 @@ export interface LaunchOptions {
   readonly pipelineLimits?: Partial<PipelineLimits>;
   /** The P4Runtime server's limits (entities per read, reads in flight, …). */
   readonly serverLimits?: Partial<ServerLimits>;
+  /** Egress queues (`--port-rate`, `--queue-depth`): rates and capacities for every port or one. */
+  readonly queues?: readonly QueueSetting[];
 }
 
 export interface LaunchedSwitch {
@@ -65,6 +68,7 @@ export function readProgram(configFile: string, p4infoFile: string | undefined):
 
 export async function launchSwitch(options: LaunchOptions): Promise<LaunchedSwitch> {
   const program = options.configFile ? readProgram(options.configFile, options.p4infoFile) : undefined;
+  if (options.queues) checkQueueSettings(options.queues);
   const ports = await PortSet.open(options.ports);
   let recorder: PcapRecorder | undefined;
   try {
@@ -82,6 +86,7 @@ export async function launchSwitch(options: LaunchOptions): Promise<LaunchedSwit
     cpuPort: options.cpuPort,
     ...(options.pipelineLimits ? { pipelineLimits: options.pipelineLimits } : {}),
     ...(options.serverLimits ? { serverLimits: options.serverLimits } : {}),
+    ...(options.queues ? { queues: options.queues } : {}),
   });
   const stop = async (): Promise<void> => {
     await device.stop();

@@ -1,16 +1,20 @@
 /**
  * A packet's trip through v1model in BMv2's order: parser → verify checksum
  * → ingress → traffic manager (ingress clone, resubmit, multicast or
- * unicast, drop on egress_spec 511) → egress once per replica (egress
- * clone, drop, recirculate) → compute checksum → deparser → the output
- * callback. Synchronous: one call processes one packet to the end.
+ * unicast, drop on egress_spec 511) → the egress port's queue, if it has
+ * one → egress once per replica (egress clone, drop, recirculate) → compute
+ * checksum → deparser → the output callback. Synchronous: one call processes
+ * one packet to the end, or to its port's queue (src/switch/queues), whose
+ * departures call `depart`.
  */
 import type { IrHeaderType } from '../../p4c/ir/types.js';
+import type { PortQueue } from '../queues/port-queue.js';
 import type { ForwardingState } from '../state/forwarding-state.js';
 import { bitsToBytes, bytesToBits, wrap } from './bits.js';
 import type { CompiledPipeline } from './compiled-pipeline.js';
 import { writeHeader } from './header-bytes.js';
 import { INSTANCE_TYPE, PacketContext } from './packet-context.js';
+import { QueuedEgress, type QueuedPacket } from './queued-egress.js';
 import { STANDARD_METADATA_SLOT } from './standard-metadata.js';
 import { observesTimestamps } from './timestamp-use.js';
 import { copyValue, HeaderValue, StructValue, type Value } from './values.js';
@@ -18,20 +22,33 @@ import { copyValue, HeaderValue, StructValue, type Value } from './values.js';
 export const DROP_PORT = 511;
 
 /** Why the switch dropped a packet, for per-port counters. */
-export type DropReason = 'mark_to_drop' | 'no_multicast_group' | 'no_clone_session' | 'recirculation_limit';
+export type DropReason = 'mark_to_drop' | 'no_multicast_group' | 'no_clone_session' | 'recirculation_limit' | 'queue_full';
 
 export interface ProcessorOutputs {
   /** A frame leaving on a data port (or the CPU port: see packetIn). */
   output(port: number, frame: Buffer): void;
   /** A frame egressing to the CPU port: the packet_in header's fields (id → bytes) and the rest of the frame. */
   packetIn(payload: Buffer, metadata: Map<number, Uint8Array>): void;
-  drop(ingressPort: number, reason: DropReason): void;
+  /** A dropped packet, counted on its ingress port (on its egress port for a full queue). */
+  drop(port: number, reason: DropReason): void;
 }
+
+/** Egress queues by port number; undefined: the port has none and egress runs at once. */
+export type QueueLookup = readonly (PortQueue<QueuedPacket> | undefined)[];
+
+const NO_QUEUES: QueueLookup = [];
+
+/** Monotonic microseconds: standard_metadata's timestamps (the clock of the egress queues). */
+const performanceMicros = (): number => performance.now() * 1000;
 
 export interface ProcessorOptions {
   readonly cpuPort?: number | undefined;
   /** How many times one packet may be resubmitted or recirculated before it is dropped. */
   readonly maxLoops?: number;
+  /** The egress queues (EgressQueues.byPort); none by default. */
+  readonly queues?: QueueLookup;
+  /** Monotonic microseconds for timestamps and queueing; performance.now() by default. */
+  readonly clock?: () => number;
 }
 
 export class V1ModelProcessor {
@@ -50,8 +67,11 @@ export class V1ModelProcessor {
   /** standard_metadata fields the traffic manager reads and writes per packet, resolved once. */
   private readonly get: Readonly<Record<'mcastGrp' | 'egressSpec' | 'egressPort', (ctx: PacketContext) => number>>;
   private readonly set: Readonly<Record<'ingressPort' | 'instanceType' | 'packetLength' | 'egressPort' | 'egressRid', (sm: StructValue, v: number) => void>>;
-  /** Indices and width of the three timestamps (set to one value per packet). */
-  private readonly timestamps: { indices: number[]; width: number };
+  /** Indices and widths of the three timestamps (set to the time of ingress per packet). */
+  private readonly timestamps: { indices: number[]; widths: number[] };
+  private readonly clock: () => number;
+  private readonly queueOf: QueueLookup;
+  private readonly queued: QueuedEgress;
 
   constructor(
     readonly pipeline: CompiledPipeline,
@@ -61,6 +81,9 @@ export class V1ModelProcessor {
   ) {
     this.cpuPort = options.cpuPort;
     this.maxLoops = options.maxLoops ?? 16;
+    this.clock = options.clock ?? performanceMicros;
+    this.queueOf = options.queues ?? NO_QUEUES;
+    this.queued = new QueuedEgress(pipeline, (ctx, ingressPort, loops, e2eClone) => this.egressOnce(ctx, ingressPort, loops, e2eClone), (port) => this.outputs.drop(port, 'queue_full'));
     const program = pipeline.program;
     const metaSlot = program.slots[1];
     if (metaSlot?.type.kind === 'struct') {
@@ -84,7 +107,7 @@ export class V1ModelProcessor {
     };
     // A program that cannot see the timestamps does not pay for reading the clock per packet.
     const stamps = observesTimestamps(program) ? (['ingress_global_timestamp', 'enq_timestamp', 'egress_global_timestamp'] as const).filter((n) => sm.at[n] >= 0) : [];
-    this.timestamps = { indices: stamps.map((n) => sm.at[n]), width: stamps.length > 0 ? sm.widthOf(stamps[0]!) : 0 };
+    this.timestamps = { indices: stamps.map((n) => sm.at[n]), widths: stamps.map((n) => sm.widthOf(n)) };
     this.packetInLayout = program.headers.find((h) => h.controllerHeader === 'packet_in');
     this.packetOutLayout = program.headers.find((h) => h.controllerHeader === 'packet_out');
   }
@@ -157,7 +180,9 @@ export class V1ModelProcessor {
           this.set.egressPort(sm, r.port);
           this.set.egressRid(sm, r.instance);
           this.set.instanceType(sm, INSTANCE_TYPE.REPLICATION);
-          this.runEgress(copy, ingressPort, loops);
+          const queue = this.queueOf[r.port];
+          if (queue === undefined) this.runEgress(copy, ingressPort, loops);
+          else this.queued.enqueue(queue, copy, this.clock(), ingressPort, loops, false);
         }
       } finally {
         if (pooled) this.replicasInUse = false;
@@ -167,7 +192,14 @@ export class V1ModelProcessor {
     const spec = this.get.egressSpec(ctx);
     if (spec === DROP_PORT) return this.outputs.drop(ingressPort, 'mark_to_drop');
     this.set.egressPort(ctx.slots[STANDARD_METADATA_SLOT] as StructValue, spec);
-    this.runEgress(ctx, ingressPort, loops);
+    const queue = this.queueOf[spec];
+    if (queue === undefined) this.runEgress(ctx, ingressPort, loops);
+    else this.queued.enqueue(queue, ctx, this.clock(), ingressPort, loops, false);
+  }
+
+  /** A packet leaves its egress queue (called by the queue, at its departure time): egress runs on it. */
+  depart(item: QueuedPacket, atMicros: number, depthAfter: number): void {
+    this.queued.depart(item, atMicros, depthAfter);
   }
 
   /** I2E: the packet as it entered ingress, parsed again, with the preserved metadata. */
@@ -183,7 +215,9 @@ export class V1ModelProcessor {
       p.sm.set(ctx, 'egress_port', r.port);
       p.sm.set(ctx, 'egress_rid', r.instance);
       if (session.packetLengthBytes > 0) ctx.truncateTo = session.packetLengthBytes;
-      this.runEgress(ctx, ingressPort, this.maxLoops);
+      const queue = this.queueOf[r.port];
+      if (queue === undefined) this.runEgress(ctx, ingressPort, this.maxLoops);
+      else this.queued.enqueue(queue, ctx, this.clock(), ingressPort, this.maxLoops, false);
     }
   }
 
@@ -203,14 +237,21 @@ export class V1ModelProcessor {
           p.sm.set(copy, 'egress_rid', r.instance);
           p.sm.set(copy, 'instance_type', INSTANCE_TYPE.EGRESS_CLONE);
           if (session.packetLengthBytes > 0) copy.truncateTo = session.packetLengthBytes;
-          // E2E clones do not clone again: BMv2 would loop forever on a program that always clones.
-          copy.clearRequests();
-          p.egress(copy);
-          copy.clone = undefined;
-          this.finish(copy, ingressPort, this.maxLoops);
+          const queue = this.queueOf[r.port];
+          if (queue === undefined) this.egressOnce(copy, ingressPort, this.maxLoops, true);
+          else this.queued.enqueue(queue, copy, this.clock(), ingressPort, this.maxLoops, true);
         }
       }
     }
+    this.finish(ctx, ingressPort, loops);
+  }
+
+  private egressOnce(ctx: PacketContext, ingressPort: number, loops: number, e2eClone: boolean): void {
+    if (!e2eClone) return this.runEgress(ctx, ingressPort, loops);
+    // E2E clones do not clone again: BMv2 would loop forever on a program that always clones.
+    ctx.clearRequests();
+    this.pipeline.egress(ctx);
+    ctx.clone = undefined;
     this.finish(ctx, ingressPort, loops);
   }
 
@@ -253,12 +294,16 @@ export class V1ModelProcessor {
     this.set.ingressPort(sm, ingressPort);
     this.set.instanceType(sm, instanceType);
     this.set.packetLength(sm, length);
-    const { indices, width } = this.timestamps;
+    const { indices, widths } = this.timestamps;
     if (indices.length > 0) {
-      const micros = Math.floor(performance.now() * 1000);
-      // The common 48-bit timestamps: one bigint straight from the number (exact below 2^53).
-      const now = width > 32 && width <= 53 && micros < 2 ** width ? BigInt(micros) : wrap(micros, width);
-      for (let i = 0; i < indices.length; i++) sm.fields[indices[i]!] = now;
+      const micros = Math.floor(this.clock());
+      // The common 48-bit timestamps share one bigint straight from the number (exact below 2^53);
+      // enq_timestamp is 32 bits wide, a number.
+      let wide: bigint | undefined;
+      for (let i = 0; i < indices.length; i++) {
+        const width = widths[i]!;
+        sm.fields[indices[i]!] = width > 32 && width <= 53 && micros < 2 ** width ? (wide ??= BigInt(micros)) : wrap(micros, width);
+      }
     }
   }
 
