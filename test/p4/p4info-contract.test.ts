@@ -1,13 +1,13 @@
 // The control-plane contract of docs/p4-programs.md, checked against the
 // P4Info p4ina's compiler emits: every table (keys, actions, parameters,
 // scopes, sizes, defaults), register and counter, by name and width, for
-// both programs; lookups by alias; and the document naming every object.
+// every program; lookups by alias; and the document naming every object.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IrProgram } from '../../src/p4c/index.js';
 import type { P4Schema } from '../../src/p4info/index.js';
-import { compiled, FORWARD_P4, ROOT, SWITCHML_P4 } from './helpers.js';
+import { ATP_P4, compiled, FORWARD_P4, ROOT, SWITCHML_P4 } from './helpers.js';
 
 interface TableSpec {
   keys: [name: string, match: string, width: number][];
@@ -79,11 +79,57 @@ const SWITCHML_TABLES: Record<string, TableSpec> = {
   },
 };
 
+const ATP_TABLES: Record<string, TableSpec> = {
+  'ingress.atp_settings': {
+    keys: [],
+    actions: { 'ingress.set_atp_settings': [['ecn_threshold', 19], ['reclaim_after_us', 48]], 'ingress.default_atp_settings': [] },
+    size: 1,
+    defaultAction: ['ingress.default_atp_settings', false],
+  },
+  'ingress.atp.atp_jobs': {
+    keys: [['job_id', 'EXACT', 16]],
+    actions: {
+      'ingress.atp.aggregate_at_level0': [['generation', 16], ['mcast_group', 16]],
+      'ingress.atp.aggregate_at_level1': [['generation', 16]],
+      'ingress.atp.no_job': [],
+    },
+    defaultOnly: ['ingress.atp.no_job'],
+    tableOnly: ['ingress.atp.aggregate_at_level0', 'ingress.atp.aggregate_at_level1'],
+    size: 64,
+    defaultAction: ['ingress.atp.no_job', true],
+  },
+  'egress.ack_rewrite': {
+    keys: [['job_id', 'EXACT', 16], ['egress_rid', 'EXACT', 16]],
+    actions: { 'egress.rewrite_ack': [['dst_mac', 48], ['dst_ip', 32], ['dst_port', 16]], 'egress.no_ack_rewrite': [] },
+    defaultOnly: ['egress.no_ack_rewrite'],
+    tableOnly: ['egress.rewrite_ack'],
+    size: 2048,
+    defaultAction: ['egress.no_ack_rewrite', true],
+  },
+};
+
 const FORWARDING_COUNTERS: Record<string, number> = { 'ingress.forwarding.forwarding_drops': 4 };
 const SWITCHML_COUNTERS: Record<string, number> = {
   'ingress.switchml.switchml_drops': 16,
   'ingress.switchml.switchml_outcomes': 8,
   'egress.result_rewrite_misses': 1,
+};
+
+const ATP_COUNTERS: Record<string, number> = {
+  'ingress.atp.atp_outcomes': 16,
+  'egress.ack_rewrite_misses': 1,
+  'egress.ecn_marks': 2,
+};
+
+/** register → [cell width, cells per aggregator]: sizes are ATP_AGGREGATORS × that. */
+const ATP_REGISTERS: Record<string, [number, number]> = {
+  'ingress.atp.owner': [32, 1],
+  'ingress.atp.owner_generation': [16, 1],
+  'ingress.atp.bitmap': [32, 1],
+  'ingress.atp.count': [8, 1],
+  'ingress.atp.ecn': [1, 1],
+  'ingress.atp.touched_at': [48, 1],
+  'ingress.atp.values': [32, 64],
 };
 
 /** register → [cell width, cells per slot copy]: sizes are 2 × SWITCHML_SLOTS × that. */
@@ -173,11 +219,54 @@ describe('switchml.p4 P4Info', () => {
   });
 });
 
+describe('atp.p4 P4Info', () => {
+  const { schema, ir } = compiled(ATP_P4);
+  const tables = { ...FORWARDING_TABLES, ...ATP_TABLES };
+  const counters = { ...FORWARDING_COUNTERS, ...ATP_COUNTERS };
+
+  it('holds the forwarding (as forward.p4 has it) and the ATP objects and nothing else', () => {
+    expect(schema.arch).toBe('v1model');
+    expect(schema.tables.all.map((t) => t.name).sort()).toEqual(Object.keys(tables).sort());
+    expect(schema.counters.all.map((c) => c.name).sort()).toEqual(Object.keys(counters).sort());
+    expect(schema.registers.all.map((r) => r.name).sort()).toEqual(Object.keys(ATP_REGISTERS).sort());
+    expect(schema.directCounters.all.length + schema.meters.all.length + schema.digests.all.length).toBe(0);
+  });
+
+  it.each(Object.entries(tables))('%s', (name, spec) => expectTable(schema, ir, name, spec));
+
+  it.each(Object.entries(counters))('counter %s: packets, %i cells', (name, size) => {
+    const counter = schema.counters.get(name.split('.').pop()!);
+    expect([counter.name, counter.unit, counter.size]).toEqual([name, 'PACKETS', size]);
+  });
+
+  it.each(Object.entries(ATP_REGISTERS))('register %s', (name, [width, per]) => {
+    const register = schema.registers.get(name.split('.').pop()!);
+    expect(register.name).toBe(name);
+    expect(register.bitwidth).toBe(width);
+    expect(register.size).toBe(4096 * per);
+  });
+
+  it('has the ids and names of forward.p4 for every forwarding object, so the controller installs forwarding unchanged', () => {
+    const { schema: forward } = compiled(FORWARD_P4);
+    for (const t of forward.tables.all) expect(schema.tables.get(t.name).id, t.name).toBe(t.id);
+    for (const a of forward.actions.all) expect(schema.actions.get(a.name).id, a.name).toBe(a.id);
+    for (const c of forward.counters.all) expect(schema.counters.get(c.name).id, c.name).toBe(c.id);
+  });
+
+  it('lets the controller read the configuration back: aggregators, values, jobs', () => {
+    const { schema: small } = compiled(ATP_P4, ['ATP_AGGREGATORS=16', 'ATP_VALUES=32', 'ATP_MAX_JOBS=4']);
+    expect(small.registers.get('owner').size).toBe(16);
+    expect(small.registers.get('values').size / small.registers.get('owner').size).toBe(32);
+    expect(small.tables.get('atp_jobs').size).toBe(4);
+    expect(small.tables.get('ack_rewrite').size).toBe(4 * 32);
+  });
+});
+
 describe('docs/p4-programs.md', () => {
   const doc = readFileSync(path.join(ROOT, 'docs', 'p4-programs.md'), 'utf8');
 
-  it('names every table, action, counter and register of both programs', () => {
-    const { schema } = compiled(SWITCHML_P4);
+  it.each([SWITCHML_P4, ATP_P4].map((f) => path.basename(f)))('names every table, action, counter and register of %s', (file) => {
+    const { schema } = compiled(path.join(ROOT, 'p4', file));
     const names = [...schema.tables.all, ...schema.actions.all, ...schema.counters.all].map((o) => o.name);
     for (const name of names) expect(doc, name).toContain(`\`${name}\``);
     for (const register of schema.registers.all) expect(doc, register.name).toContain(`\`${register.alias}\``);
