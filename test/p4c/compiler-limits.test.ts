@@ -14,7 +14,7 @@ import { PortSet } from '../../src/switch/ports/port-set.js';
 import { CapturePort, compileCorpus, rig } from '../switch/pipeline/harness.js';
 import { codesAt, V1MODEL } from './helpers.js';
 
-/** A v1model program whose ingress runs `statement` (line 10); `decls` go before the controls (line 5). */
+/** A v1model program whose ingress runs `statement` (line 11); `decls` go before the controls (line 6). */
 const PROGRAM = (statement: string, decls = ''): string =>
   `${V1MODEL}header h_t { bit<8> a; bit<8> b; }
 struct hs_t { h_t h; }
@@ -188,5 +188,116 @@ describe('the switch against IR depth', () => {
     } finally {
       void device.stop();
     }
+  });
+});
+
+describe('widths', () => {
+  it.each([
+    ['bit<8w256>', 'the width 8w256 does not fit in its own 8 bits (it would be 0); write it without a size, e.g. bit<256>'],
+    ['int<4s8>', 'the width 4s8 does not fit in its own 4 bits (it would be -8); write it without a size, e.g. int<8>'],
+    ['varbit<8w300>', 'the width 8w300 does not fit in its own 8 bits (it would be 44); write it without a size, e.g. varbit<300>'],
+  ])('%s is refused (it used to become a narrower type without a word): P4C3022 at the type', (type, message) => {
+    const d = refusal(compile(PROGRAM('', `header w_t { ${type} f; }`)));
+    expect(codesAt([d])).toEqual(['P4C3022@6:14']);
+    expect(d.message).toBe(message);
+  });
+
+  it.each([
+    ['bit<2049>', 'P4C3011@6:14'],
+    ['varbit<4096>', 'P4C3011@6:14'],
+    ['int<0>', 'P4C3011@6:14'],
+  ])('%s is out of range: P4C3011', (type, expected) => {
+    expect(codesAt([refusal(compile(PROGRAM('', `header w_t { ${type} f; }`)))])).toEqual([expected]);
+  });
+
+  it('takes bit<8w255> as bit<255>, and bit<0> (p4c takes it too)', () => {
+    const result = compile(PROGRAM('', 'header w_t { bit<8w255> f; bit<0> z; }\nstruct ws_t { w_t w; }'));
+    expect(result.diagnostics).toEqual([]);
+  });
+});
+
+/** A table `t` of ingress with `properties`, and what `tableAnnotations` and the action `a` carry. */
+const TABLE = (properties: string, annotations = '', actionAnnotations = '', param = ''): string =>
+  PROGRAM('t.apply();').replace(
+    'control I(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) {',
+    `control I(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) {\n    ${actionAnnotations} action a(${param}) { }\n    ${annotations} table t { key = { hdr.h.a: exact; } actions = { a; } ${properties} }`,
+  );
+/** The line of the action and the table in TABLE. */
+const ACTION_LINE = 9;
+const TABLE_LINE = 10;
+
+describe('table sizes, as p4c takes them', () => {
+  it('size = 0 is the default size, 1024, in P4Info and IR, with a warning (p4c gives 1024 silently)', () => {
+    const result = compile(TABLE('size = 0;'));
+    expect(codesAt(result.diagnostics)).toEqual([`P4C9005@${TABLE_LINE}:66`]);
+    expect(result.diagnostics[0]!.message).toBe("size = 0 gives table 't' the default size, 1024, as p4c does; give the size you want, or leave 'size' out");
+    expect(result.p4info!.tables![0]!.size).toBe('1024');
+    expect(result.ir!.tables[0]!.size).toBe(1024);
+  });
+
+  it('takes 2^31-1, the largest size p4c takes', () => {
+    const result = compile(TABLE('size = 2147483647;'));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.p4info!.tables![0]!.size).toBe('2147483647');
+  });
+
+  it.each([
+    ['2^31', '2147483648'],
+    ['2^53 + 1', '9007199254740993'],
+    ['2^64', '18446744073709551616'],
+  ])('refuses %s (p4c: "Value too large for int"): P4C4033 at the size', (_, size) => {
+    const d = refusal(compile(TABLE(`size = ${size};`)));
+    expect(codesAt([d])).toEqual([`P4C4033@${TABLE_LINE}:66`]);
+    expect(d.message).toContain(`table size ${size} is more than 2147483647`);
+  });
+
+  it('refuses a negative size, which switches refuse: P4C4002', () => {
+    expect(codesAt([refusal(compile(TABLE('size = -5;')))])).toEqual([`P4C4002@${TABLE_LINE}:66`]);
+  });
+});
+
+describe('@id, as p4c reads it', () => {
+  const TABLE_PREFIX = 0x02;
+
+  it.each([
+    ['@id(5)', (TABLE_PREFIX << 24) | 5],
+    ['@id(0x02000007)', (TABLE_PREFIX << 24) | 7],
+    ['@id(0)', TABLE_PREFIX << 24],
+    ['@id(32w9)', (TABLE_PREFIX << 24) | 9],
+  ])('%s on a table: the low 24 bits get the table prefix, and the switch loads it', (annotation, id) => {
+    const text = TABLE('', annotation);
+    const result = compile(text);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.p4info!.tables![0]!.preamble!.id).toBe(id);
+    const r = rig(`limits-id-${id}`, [0, 1], { text });
+    void r.device.stop();
+  });
+
+  it('refuses another kind\'s prefix: P4C4035 at the annotation', () => {
+    const d = refusal(compile(TABLE('', '@id(0x01000007)')));
+    expect(codesAt([d])).toEqual([`P4C4035@${TABLE_LINE}:5`]);
+    expect(d.message).toBe("@id(0x01000007) of table 'I.t' has the top byte 0x01, but table ids start with 0x02: give only the low 24 bits (the prefix is added, as p4c does) or the right prefix");
+  });
+
+  it.each([['4294967296'], ['-1'], ['"seven"'], ['1, 2'], ['']])('refuses @id(%s), not a 32-bit unsigned integer: P4C4034', (body) => {
+    const d = refusal(compile(TABLE('', `@id(${body})`)));
+    expect(codesAt([d])).toEqual([`P4C4034@${TABLE_LINE}:5`]);
+  });
+
+  it('refuses one @id on two actions, at the second: P4C4037', () => {
+    const text = TABLE('', '', '@id(3)').replace('action a() { }', 'action a() { }\n    @id(3) action b() { }').replace('actions = { a; }', 'actions = { a; b; }');
+    const d = refusal(compile(text));
+    expect(codesAt([d])).toEqual([`P4C4037@${ACTION_LINE + 1}:5`]);
+    expect(d.message).toBe('@id 0x01000003 is given twice, among actions I.a and I.b; give each its own id (p4c refuses it too)');
+  });
+
+  it('refuses @id(0) on an action parameter (p4c: "0 is not a valid @id value"): P4C4036', () => {
+    const d = refusal(compile(TABLE('', '', '', '@id(0) bit<8> v')));
+    expect(codesAt([d])).toEqual([`P4C4036@${ACTION_LINE}:15`]);
+  });
+
+  it('refuses one @id on two match fields: P4C4037', () => {
+    const text = TABLE('').replace('key = { hdr.h.a: exact; }', 'key = { hdr.h.a: exact @id(2); hdr.h.b: exact @id(2); }');
+    expect(codesAt([refusal(compile(text))])).toEqual([`P4C4037@${TABLE_LINE}:62`]);
   });
 });

@@ -166,8 +166,8 @@ export const DIAGNOSTIC_CATALOGUE = {
     severity: 'error',
     template: "@id({0}) of {1} '{2}' has the top byte 0x{3}, but {1} ids start with 0x{4}: give only the low 24 bits (the prefix is added, as p4c does) or the right prefix",
   },
-  ZeroFieldId: { code: 4036, severity: 'error', template: "@id(0) of {0}: ids of match fields, action parameters and header fields start at 1 (p4c refuses 0 too)" },
-  DuplicateId: { code: 4037, severity: 'error', template: '@id {0} is given to both {1} and {2}; ids of one kind must differ' },
+  ZeroFieldId: { code: 4036, severity: 'error', template: '@id(0): ids of match fields, action parameters and header fields start at 1 (p4c refuses 0 too)' },
+  DuplicateId: { code: 4037, severity: 'error', template: '@id {0} is given twice, among {1}; give each its own id (p4c refuses it too)' },
   FirstEntryWithoutPriority: { code: 4032, severity: 'error', template: "the first entry of table '{0}' must have a priority when others do: the entries after one with a priority count down from it" },
 
   // 5000-5999: unsupported

@@ -80,7 +80,7 @@ export class TableLowering {
         if (property === 'default_action') {
           const v = p.value;
           defaultAction = { ...this.call(v.kind === 'CallExpression' ? v.callee : v, v.kind === 'CallExpression' ? v.args : []), isConst: p.isConst };
-        } else if (property === 'size') size = Number(c.integer(p.value) ?? BigInt(DEFAULT_TABLE_SIZE));
+        } else if (property === 'size') size = Number(c.integer(p.value) || BigInt(DEFAULT_TABLE_SIZE)); // 0: the default, as p4c
         else if (property === 'support_timeout') supportTimeout = c.evaluate(p.value) === true;
         else if (property === 'counters' || property === 'meters' || property === 'implementation') {
           const entity = this.ctx.typer.refs.get(p.value) ?? this.inPlace.get(p.value);

@@ -4,15 +4,17 @@
  * kind (fixed ids first, the rest hashed in name order with probing) and
  * aliases computed over all names.
  */
-import { findAnnotation, annotationBodyText, type Annotation } from '../ast/annotations.js';
+import type { Annotation } from '../ast/annotations.js';
 import { assignIds, IdPrefix } from '../../p4info/index.js';
 import { aliases } from '../control-plane/names.js';
+import { fixedIdOf, IdAnnotationError, prefixedId, type IdProblem } from './id-annotations.js';
 
 export type SymbolKind = keyof typeof IdPrefix;
 
 export class SymbolTable {
   private readonly names = new Map<SymbolKind, string[]>();
-  private readonly fixed = new Map<SymbolKind, Map<string, number>>();
+  private readonly fixed = new Map<SymbolKind, Map<string, { value: number; annotation: Annotation }>>();
+  private readonly problems: IdProblem[] = [];
   private readonly preambleNames: string[] = [];
   private ids = new Map<string, number>();
   private aliasOf = new Map<string, string>();
@@ -23,21 +25,30 @@ export class SymbolTable {
     if (!list.includes(hashName)) list.push(hashName);
     this.names.set(kind, list);
     this.preambleNames.push(preambleName);
-    const idAnnotation = findAnnotation(annotations, 'id');
-    if (idAnnotation) {
-      const value = Number(annotationBodyText(idAnnotation).trim());
-      if (Number.isInteger(value) && value > 0) {
-        const fixed = this.fixed.get(kind) ?? new Map<string, number>();
-        fixed.set(hashName, value);
-        this.fixed.set(kind, fixed);
-      }
-    }
+    const given = fixedIdOf(annotations, this.problems);
+    if (given) this.fixed.set(kind, (this.fixed.get(kind) ?? new Map<string, { value: number; annotation: Annotation }>()).set(hashName, given));
   }
 
-  /** Assigns every id; throws RangeError on a bad or repeated `@id` (the caller reports it). */
+  /** Assigns every id; throws IdAnnotationError on bad or repeated `@id`s (the caller reports them). */
   finish(): void {
+    const fixedIds = new Map<SymbolKind, Map<string, number>>();
+    for (const [kind, given] of this.fixed) {
+      const what = kind.toLowerCase().replace(/_/g, ' ');
+      const byId = new Map<number, string>();
+      const ids = new Map<string, number>();
+      for (const [name, raw] of given) {
+        const id = prefixedId(raw, IdPrefix[kind], what, name, this.problems);
+        if (id === undefined) continue;
+        const other = byId.get(id);
+        if (other !== undefined) this.problems.push({ id: 'DuplicateId', span: raw.annotation.span, args: [`0x${id.toString(16).padStart(8, '0')}`, `${what}s ${other} and ${name}`] });
+        byId.set(id, name);
+        ids.set(name, id);
+      }
+      fixedIds.set(kind, ids);
+    }
+    if (this.problems.length > 0) throw new IdAnnotationError(this.problems);
     for (const [kind, names] of this.names) {
-      for (const [name, id] of assignIds(IdPrefix[kind], names, this.fixed.get(kind))) this.ids.set(`${kind}:${name}`, id);
+      for (const [name, id] of assignIds(IdPrefix[kind], names, fixedIds.get(kind))) this.ids.set(`${kind}:${name}`, id);
     }
     this.aliasOf = aliases(this.preambleNames);
   }
@@ -61,12 +72,17 @@ export class SymbolTable {
  * on by one from where it stands.
  */
 export function fieldIds(items: readonly (readonly Annotation[])[]): number[] {
+  const problems: IdProblem[] = [];
+  const assigned = new Set<number>();
   const given = items.map((annotations) => {
-    const a = findAnnotation(annotations, 'id');
-    const value = a ? Number(annotationBodyText(a).trim()) : NaN;
-    return Number.isInteger(value) && value > 0 ? value : undefined;
+    const id = fixedIdOf(annotations, problems);
+    if (!id) return undefined;
+    if (id.value === 0) problems.push({ id: 'ZeroFieldId', span: id.annotation.span, args: [] });
+    else if (assigned.has(id.value)) problems.push({ id: 'DuplicateId', span: id.annotation.span, args: [id.value, 'the fields of one list'] });
+    assigned.add(id.value);
+    return id.value;
   });
-  const assigned = new Set(given.filter((v): v is number => v !== undefined));
+  if (problems.length > 0) throw new IdAnnotationError(problems);
   let index = 1;
   return given.map((id) => {
     if (id !== undefined) {

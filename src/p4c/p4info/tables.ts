@@ -21,6 +21,8 @@ import { fieldIds } from './symbols.js';
 import { namedBitwidth, type TypeInfoBuilder } from './type-spec.js';
 
 export const DEFAULT_TABLE_SIZE = 1024;
+/** The largest `size` p4c takes: it reads sizes as 32-bit signed integers. (0 means DEFAULT_TABLE_SIZE.) */
+export const MAX_TABLE_SIZE = 2n ** 31n - 1n;
 
 const MATCH_TYPES: Readonly<Record<string, p4i._p4_config_v1_MatchField_MatchType>> = {
   exact: 'EXACT', lpm: 'LPM', ternary: 'TERNARY', range: 'RANGE', optional: 'OPTIONAL',
@@ -79,7 +81,7 @@ export function tableMessage(table: TableDeclaration, preamble: p4i.Preamble, ct
         defaultIsConst = p.isConst;
       } else if (name === 'size') {
         const v = ctx.constants.integer(p.value);
-        if (v !== undefined) size = Number(v);
+        if (v !== undefined && v !== 0n) size = Number(v);
       } else if (name === 'counters' || name === 'meters') {
         const id = p.value.kind === 'PathExpression' ? idOfPath(p.value, ctx) : undefined;
         if (id !== undefined) directIds.push(id);

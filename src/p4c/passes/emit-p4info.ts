@@ -1,10 +1,11 @@
 /**
  * @fileoverview The emit-p4info pass: builds the program's P4Info (as p4c
- * would write it) into the P4INFO side table. A clash of `@id`s is a
- * diagnostic, not a crash.
+ * would write it) into the P4INFO side table. A bad or clashing `@id` is a
+ * diagnostic at the annotation, not a crash.
  */
 import type * as p4i from '../../proto/p4i.js';
 import { buildP4Info } from '../p4info/build-p4info.js';
+import { IdAnnotationError } from '../p4info/id-annotations.js';
 import { SideTableKey } from './context.js';
 import type { Pass } from './pass-manager.js';
 import { typerFor } from './type-check.js';
@@ -17,8 +18,9 @@ export const emitP4InfoPass: Pass = {
     try {
       context.table(P4INFO).p4info = buildP4Info(program, typerFor(context));
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      context.diagnostics.report('BadId', null, [error.message]);
+      if (error instanceof IdAnnotationError) for (const p of error.problems) context.diagnostics.report(p.id, p.span, p.args);
+      else if (error instanceof RangeError) context.diagnostics.report('BadId', null, [error.message]);
+      else throw error;
     }
   },
 };

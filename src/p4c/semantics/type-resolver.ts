@@ -5,7 +5,7 @@
  * folded to constants here; a non-constant or bad width is reported once.
  */
 import type { EnumDeclaration, StructLikeDeclaration, TypedefDeclaration } from '../ast/declarations.js';
-import type { TypeRef } from '../ast/expressions.js';
+import type { Expression, TypeRef } from '../ast/expressions.js';
 import type { AstNode } from '../ast/walk.js';
 import type { DiagnosticBag } from '../diagnostics/bag.js';
 import { ConstEvaluator } from './const-eval.js';
@@ -36,6 +36,7 @@ export class TypeResolver {
     switch (ref.kind) {
       case 'BitsType': {
         if (!ref.width) return bits(1, ref.signed);
+        if (this.overflowingWidth(ref, ref.width)) return UNKNOWN;
         const width = this.constants.integer(ref.width);
         if (width === undefined) {
           this.reportOnce(ref, 'NotConstant', ['a width']);
@@ -49,8 +50,17 @@ export class TypeResolver {
         return bits(Number(width), ref.signed);
       }
       case 'VarbitType': {
+        if (this.overflowingWidth(ref, ref.maxWidth)) return UNKNOWN;
         const width = this.constants.integer(ref.maxWidth);
-        return { kind: 'varbit', maxWidth: width === undefined ? 0 : Number(width) };
+        if (width === undefined) {
+          this.reportOnce(ref, 'NotConstant', ['a width']);
+          return UNKNOWN;
+        }
+        if (width < 0n || width > BigInt(MAX_WIDTH)) {
+          this.reportOnce(ref, 'InvalidWidth', [String(width), '0']);
+          return UNKNOWN;
+        }
+        return { kind: 'varbit', maxWidth: Number(width) };
       }
       case 'InfIntType': return INT;
       case 'BoolType': return BOOL;
@@ -148,8 +158,22 @@ export class TypeResolver {
     return type;
   }
 
+  /**
+   * Whether the width is a sized literal too big for its own size (`bit<8w256>`): it would
+   * wrap (to 0 there) without a word, so it is refused, saying how to write it. Reported once.
+   */
+  private overflowingWidth(ref: TypeRef, width: Expression): boolean {
+    if (width.kind !== 'IntegerLiteral' || width.width === null) return false;
+    const wrapped = width.signed ? BigInt.asIntN(width.width, width.value) : BigInt.asUintN(width.width, width.value);
+    if (wrapped === width.value) return false;
+    const written = `${width.width}${width.signed ? 's' : 'w'}${width.value}`;
+    const suggestion = ref.kind === 'VarbitType' ? `varbit<${width.value}>` : `${ref.kind === 'BitsType' && ref.signed ? 'int' : 'bit'}<${width.value}>`;
+    this.reportOnce(ref, 'WidthDoesNotFit', [written, String(width.width), String(wrapped), suggestion]);
+    return true;
+  }
+
   private readonly reported = new Set<AstNode>();
-  private reportOnce(node: AstNode, id: 'NotConstant' | 'InvalidWidth', args: string[]): void {
+  private reportOnce(node: AstNode, id: 'NotConstant' | 'InvalidWidth' | 'WidthDoesNotFit', args: string[]): void {
     if (this.reported.has(node)) return;
     this.reported.add(node);
     this.diagnostics.report(id, node.span, args);
