@@ -166,3 +166,19 @@ describe('resends', () => {
     expect(decodeAtpFrame(out!.frame).atp).toMatchObject({ resend: true, collision: true, sequenceNumber: 505 });
   });
 });
+
+describe('as shipped (64 values, 4096 aggregators)', () => {
+  it('aggregates the default 64 values at the top of the pool', async () => {
+    const shipped = await AtpRig.start([]);
+    try {
+      await shipped.settings(1000, 0);
+      await shipped.addLevel0Job({ jobId: 1, group: 1, workers: [worker(0), worker(1)] });
+      const spec = (w: number): AtpFrameSpec => ({ ...level0(w, 1, 4095, 2), values: contribution(w, 1, 64) });
+      expect(shipped.send(1, atpFrame(spec(0)))).toEqual([]);
+      const [out] = shipped.send(2, atpFrame(spec(1)));
+      expect(decodeAtpFrame(out!.frame).values).toEqual(int32Sum([contribution(0, 1, 64), contribution(1, 1, 64)]));
+    } finally {
+      await shipped.close();
+    }
+  });
+});
