@@ -1,5 +1,7 @@
 // The diagnostic catalogue, the bag, and the rendered text (golden:
 // test/golden/diagnostics/rendering.txt).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   caretLine,
@@ -26,6 +28,15 @@ describe('the catalogue', () => {
       if (d.severity === 'warning') expect(range, name).toBe(9);
       else expect([1, 2, 3, 4, 5, 8], name).toContain(range);
     }
+  });
+
+  it('has no entry that nothing reports (a retired one stays as a comment, its number unused)', () => {
+    const dir = path.join(import.meta.dirname, '../../src/p4c');
+    const sources = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('catalogue.ts'))
+      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+      .join('\n');
+    expect(entries.map(([name]) => name).filter((name) => !sources.includes(`'${name}'`))).toEqual([]);
   });
 
   it('prints codes as P4C and four digits', () => {
