@@ -25,7 +25,10 @@
  *   piece's) and names the next one for the window position: the same, or
  *   after a collision a fresh one from `random`. A collision at an aggregator
  *   that one of the job's own completed sequences used last sends that
- *   sequence's ACK again (a sweep), which frees it if a late packet took it.
+ *   sequence's ACK again (a sweep), which frees it if a packet that arrived
+ *   after the ACK took it. Such leaks need a packet delayed past its own ACK,
+ *   and most collisions are other jobs' live aggregates, so sweeps are
+ *   rationed: at most one per W completed sequences (1% more ACKs at W = 100).
  */
 import { ATP_HEADER_LENGTH, encodeAtpHeader, type AtpPacket } from '../../wire/index.js';
 import type { AddressedTransport, SocketAddress } from '../transport/index.js';
@@ -77,6 +80,8 @@ export class AtpPsJobState {
   private readonly lastUse: Float64Array;
   /** The newest completed sequence, not wrapped. */
   private newest: number;
+  /** No sweep before the newest completed sequence reaches this: at most one per W sequences. */
+  private nextSweepAt = -Infinity;
   private readonly intSum: Float64Array;
   private readonly floatSum: Float64Array;
 
@@ -297,8 +302,9 @@ export class AtpPsJobState {
    */
   private sweep(index: number, sequence: number, masks: Uint32Array): void {
     const last = this.lastUse[index]!;
-    if (Number.isNaN(last) || last === sequence) return;
+    if (Number.isNaN(last) || last === sequence || this.newest < this.nextSweepAt) return;
     this.lastUse[index] = NaN;
+    this.nextSweepAt = this.newest + this.job.maxWindow;
     const age = this.newest - last;
     const kept = this.completed.get(last & 0xffff);
     let ack = kept?.sequence === last ? kept.ack : undefined;

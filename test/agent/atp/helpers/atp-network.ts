@@ -35,6 +35,8 @@ export interface AtpNetworkOptions {
   readonly impair?: Impairment;
   /** Egress ECN: called for each packet a switch sends on towards a PS; true marks it. */
   readonly ecn?: (switchName: string, payload: Buffer) => boolean;
+  /** Sees every packet the core sends on to a PS (after marking), e.g. to inject stray packets mid-job. */
+  readonly tap?: (payload: Buffer) => void;
 }
 
 export interface AtpJobSpec {
@@ -219,6 +221,16 @@ export class AtpMemoryNetwork {
     end.down.offer(frame);
   }
 
+  /** Hands `payload` to a ToR as if a worker of its rack had sent it to `to` (stale or forged switch state). */
+  injectAtTor(tor: number, to: SocketAddress, payload: Buffer): void {
+    const end = this.byKey.get(keyOf(to));
+    if (end === undefined) throw new Error(`no endpoint ${keyOf(to)}`);
+    const frame = Buffer.alloc(payload.length + 2);
+    frame.writeUInt16BE(end.id, 0);
+    payload.copy(frame, 2);
+    this.torIngress(tor, frame);
+  }
+
   /** True when nothing is in flight on any link. */
   get idle(): boolean {
     return this.links.every((l) => l.idle);
@@ -306,6 +318,7 @@ export class AtpMemoryNetwork {
     }
     if (dst.tor === undefined) {
       if (this.options.ecn?.('core', payload)) markAtpEcn(payload);
+      this.options.tap?.(payload);
       dst.down.offer(frame);
       return;
     }
