@@ -38,8 +38,6 @@ export type ForwardingEntry =
       readonly nextHopMac: number;
     };
 
-export type ForwardingRole = ForwardingEntry['role'];
-
 export interface SwitchForwardingPlan {
   readonly switch: string;
   readonly deviceId: number;

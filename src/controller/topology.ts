@@ -72,8 +72,6 @@ export interface TopologySwitch {
   readonly priorityQueues: number | undefined;
 }
 
-export type TopologyNode = TopologyHost | TopologySwitch;
-
 /** One end of a link. A host's end has port 0 (its only interface, eth0). */
 export interface LinkEnd {
   readonly node: string;

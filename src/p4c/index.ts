@@ -9,13 +9,13 @@ export { formatDiagnostic, formatDiagnostics, caretLine } from './diagnostics/re
 export { DiagnosticBag, type DiagnosticBagOptions } from './diagnostics/bag.js';
 export { DIAGNOSTIC_CATALOGUE, codeString, type DiagnosticDefinition, type DiagnosticId, type Severity } from './diagnostics/catalogue.js';
 export type { Diagnostic, RelatedLocation } from './diagnostics/diagnostic.js';
-export { printProgram, printNode, userDeclarations, type PrintOptions } from './printer.js';
+export { printProgram, printNode, type PrintOptions } from './printer.js';
 export { parseAnnotationBody, parseTokens } from './parser/parse.js';
 export { preprocess, defaultLibraryDir, type PreprocessOptions } from './preprocess/index.js';
 export { lex, TokenStream, TokenKind, tokenKindName, describeToken, type Token, type IntegerValue } from './lexer/index.js';
 export { SourceRegistry, type LibraryInclude, type SourceFile } from './source/source-registry.js';
 export { memoryFileSystem, nodeFileSystem, type SourceFileSystem } from './source/file-system.js';
-export { formatPosition, joinSpans, syntheticSpan, type MacroOrigin, type SourcePosition, type SourceSpan } from './source/span.js';
+export { joinSpans, syntheticSpan, type MacroOrigin, type SourcePosition, type SourceSpan } from './source/span.js';
 export { CompileContext, SideTableKey, type CompileInput } from './passes/context.js';
 export { PassManager, type Pass, type PassDump, type PassManagerResult, type RunOptions } from './passes/pass-manager.js';
 export { frontEndPasses, parsePass, runFrontEnd, type FrontEndResult } from './passes/front-end.js';

@@ -54,11 +54,6 @@ export function printProgram(program: Program, options: PrintOptions = {}): stri
   return w.toString();
 }
 
-/** Declarations of a program that did not come from library files. */
-export function userDeclarations(program: Program, libraryFiles: ReadonlyMap<string, unknown>): Declaration[] {
-  return program.declarations.filter((d) => !libraryFiles.has(d.span.file));
-}
-
 /** Any single node as P4 text, for messages and dumps. */
 export function printNode(node: AstNode): string {
   const w = new SourceWriter();

@@ -9,4 +9,4 @@ export type * from './program.js';
 export type { Annotation, AnnotationBody, AnnotationToken } from './annotations.js';
 export { annotationBodyText, findAnnotation } from './annotations.js';
 export { BINARY_PRECEDENCE, Precedence } from './operators.js';
-export { childrenOf, walk, withoutSpans, type AstKind, type AstNode } from './walk.js';
+export { childrenOf, walk, withoutSpans, type AstNode } from './walk.js';

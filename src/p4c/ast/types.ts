@@ -1,20 +1,6 @@
 /**
  * @fileoverview Type references: they live in expressions.ts (types and
- * expressions contain each other); this module names them on their own.
+ * expressions contain each other); the parser and printer, which deal in
+ * types alone, import them from here.
  */
-export type {
-  BitsType,
-  BoolType,
-  DontCareType,
-  ErrorType,
-  InfIntType,
-  MatchKindType,
-  NamedType,
-  SpecializedType,
-  StackType,
-  StringType,
-  TupleType,
-  TypeRef,
-  VarbitType,
-  VoidType,
-} from './expressions.js';
+export type { NamedType, SpecializedType, TypeRef } from './expressions.js';

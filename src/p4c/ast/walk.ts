@@ -38,8 +38,6 @@ export type AstNode =
   | ActionReference
   | TableEntry;
 
-export type AstKind = AstNode['kind'];
-
 function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && 'span' in value;
 }

@@ -226,8 +226,3 @@ export function isContextualKeyword(kind: TokenKind): boolean {
     kind === TokenKind.Type
   );
 }
-
-/** True for every reserved word (including `_`). */
-export function isKeyword(kind: TokenKind): boolean {
-  return kind >= TokenKind.Abstract && kind <= TokenKind.Underscore;
-}

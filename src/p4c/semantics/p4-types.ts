@@ -110,10 +110,6 @@ export function sizeMethodValue(type: P4Type, method: string): bigint | undefine
   return method.endsWith('Bytes') ? (bits + 7n) / 8n : bits;
 }
 
-export function isHeaderLike(type: P4Type): boolean {
-  return type.kind === 'header' || type.kind === 'union';
-}
-
 /** How the type is written in P4, for messages. */
 export function typeName(type: P4Type): string {
   switch (type.kind) {

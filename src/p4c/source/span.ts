@@ -40,11 +40,6 @@ export function spanAfter(span: SourceSpan): SourceSpan {
   return { file: span.file, start: span.end, end: span.end };
 }
 
-/** "file:line:col", the form diagnostics and tests use. */
-export function formatPosition(span: SourceSpan): string {
-  return `${span.file}:${span.start.line}:${span.start.column}`;
-}
-
 /** A span for things that have no source text (synthesised nodes, command-line input). */
 export function syntheticSpan(file: string): SourceSpan {
   const origin = { line: 1, column: 1, offset: 0 };

@@ -103,8 +103,3 @@ export function programDefaultAction(table: TableInfo, schema: P4Schema): Action
   return { actionId: fallback.id, params: fallback.params.all.map(() => Buffer.from([0])) };
 }
 
-export function sameCall(a: ActionCall | undefined, b: ActionCall | undefined): boolean {
-  if (!a || !b) return a === b;
-  return a.actionId === b.actionId && a.params.length === b.params.length && a.params.every((p, i) => p.equals(b.params[i]!));
-}
-

@@ -39,13 +39,6 @@ export function padInto(target: Buffer, offset: number, width: number, canonical
   target.set(canonical, offset + width - canonical.length);
 }
 
-/** A fresh buffer of `width` bytes holding the value right-aligned. */
-export function padded(canonical: Uint8Array, width: number): Buffer {
-  const out = Buffer.alloc(width);
-  padInto(out, 0, width, canonical);
-  return out;
-}
-
 /** The canonical (shortest, zero as 0x00) form of a padded value; shares memory with it. */
 export function canonicalOf(value: Buffer): Buffer {
   let i = 0;
