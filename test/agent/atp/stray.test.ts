@@ -96,12 +96,12 @@ function injectAll(net: AtpMemoryNetwork, job: AtpNetJob, seq: number, completed
 describe('stray and forged ATP packets sent to the workers and the PS', () => {
   test('before, during and between calls: every job result exact, every stray packet counted, nothing stalls', async () => {
     let tapped = 0;
-    let inject: (() => void) | undefined;
+    const midCall: { inject?: () => void } = {};
     const net = new AtpMemoryNetwork({
       racks: 2,
       tap: () => {
         // Mid-call: after the PS has had 20 packets of the first call.
-        if (++tapped === 20) inject?.();
+        if (++tapped === 20) midCall.inject?.();
       },
     });
     const time = new VirtualTime();
@@ -116,7 +116,7 @@ describe('stray and forged ATP packets sent to the workers and the PS', () => {
     const job = startJob(spec, time, { maxWindow: 8 });
     running.push(job);
     let injected = injectAll(net, spec, 0, undefined);
-    inject = () => {
+    midCall.inject = () => {
       // Clean links: sequences complete in order, so the newest completed one is completed − 1.
       const newest = job.ps.jobStats(JOB)!.completed - 1;
       injected += injectAll(net, spec, newest + 1, newest);
