@@ -50,6 +50,8 @@ options:
 target options (after --):
   --grpc-server-addr ADDR       where P4Runtime listens (default 127.0.0.1:9559; port 0 = any free port)
   --cpu-port N                  the CPU port for PacketIn/PacketOut (1..510)
+  --priority-queues N           accepted for compatibility and ignored: p4ina has one egress
+                                queue per port (see --port-rate)
 
 Send SIGUSR1 to log the per-port counters (packets in, out, dropped, malformed) and the egress
 queues' (depth, most packets queued, tail drops).
@@ -83,6 +85,8 @@ export interface SwitchOptions {
   maxReadsInFlight: number | undefined;
   /** --port-rate and --queue-depth, in the order given. */
   queues: QueueSetting[];
+  /** BMv2's --priority-queues, accepted and ignored (one queue per port). */
+  priorityQueues: number | undefined;
 }
 
 /** A command line we cannot run; the message says what to change. */
@@ -165,6 +169,7 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
     maxReadEntities: undefined,
     maxReadsInFlight: undefined,
     queues: [],
+    priorityQueues: undefined,
   };
   const positionals: string[] = [];
   walk(general, (flag, value) => {
@@ -241,6 +246,9 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
         return true;
       case '--cpu-port':
         options.cpuPort = checkCpuPort(value());
+        return true;
+      case '--priority-queues':
+        options.priorityQueues = Number(integer(flag, value(), 32n));
         return true;
       case '--grpc-server-ssl':
         tls.ssl = true;
@@ -341,6 +349,9 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (options.thriftPort !== undefined) process.stderr.write(`p4ina switch: --thrift-port ${options.thriftPort} ignored (p4ina has no Thrift server)\n`);
+  if (options.priorityQueues !== undefined && options.priorityQueues > 1) {
+    process.stderr.write(`p4ina switch: --priority-queues ${options.priorityQueues} ignored (p4ina has one egress queue per port; standard_metadata.priority is not used)\n`);
+  }
   rootLogger().level = options.logLevel ?? (options.logConsole ? 'info' : (process.env.LOG_LEVEL ?? 'warn'));
 
   // Loaded after the level is set, so that loggers made at import time get it.

@@ -74,6 +74,11 @@ describe('p4ina switch --port-rate / --queue-depth', () => {
     expect(parseSwitchArgs(['--no-p4']).queues).toEqual([]);
   });
 
+  it("accepts BMv2's target option --priority-queues N (and ignores it: one queue per port)", () => {
+    expect(parseSwitchArgs(['--no-p4', '--', '--priority-queues', '8']).priorityQueues).toBe(8);
+    expect(() => parseSwitchArgs(['--no-p4', '--priority-queues', '8'])).toThrow(/unknown option/);
+  });
+
   it('turns a bad value into a usage error that names the flag and says what to write', () => {
     expect(() => parseSwitchArgs(['--no-p4', '--port-rate', '10Mb'])).toThrow(/--port-rate 10Mb: .*10Mbps/);
     expect(() => parseSwitchArgs(['--no-p4', '--queue-depth', '0@1'])).toThrow(/--queue-depth 0@1: .*from 1 to 65536/);
