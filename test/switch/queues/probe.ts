@@ -15,12 +15,15 @@ export const probeProgram = (): CompiledCorpus => compileCorpus('queue_probe', r
 /** out_port 0xff: multicast group 1. */
 export const MULTICAST = 0xff;
 
-export function probeFrame(outPort: number, seq: number): Buffer {
-  const f = Buffer.alloc(14 + 36);
+/** A probe frame to `outPort`, optionally cloned to a session at ingress or at egress. */
+export function probeFrame(outPort: number, seq: number, clone: { i2e?: number; e2e?: number } = {}): Buffer {
+  const f = Buffer.alloc(14 + 38);
   Buffer.from('000000000002000000000001', 'hex').copy(f, 0);
   f.writeUInt16BE(0x88b5, 12);
   f[14] = outPort;
   f[15] = seq;
+  f[49] = clone.i2e ?? 0;
+  f[50] = clone.e2e ?? 0;
   return f;
 }
 
@@ -35,6 +38,7 @@ export interface Probe {
   ingressTs: number;
   egressTs: number;
   mark: number;
+  instanceType: number;
 }
 
 export function readProbe(f: Buffer): Probe {
@@ -49,6 +53,7 @@ export function readProbe(f: Buffer): Probe {
     ingressTs: f.readUIntBE(36, 6),
     egressTs: f.readUIntBE(42, 6),
     mark: f[48]!,
+    instanceType: f[51]!,
   };
 }
 

@@ -98,11 +98,37 @@ describe('queueing metadata seen by egress', () => {
     const got = sw.ports.get(1)!.sent;
     expect(got).toEqual(plain.ports.get(1)!.sent);
     expect(got.map((s) => s.probe)).toEqual(
-      [0, 1].map((seq) => ({ seq, egressPort: 1, egressRid: 0, enqQdepth: 0, deqQdepth: 0, enqTimestamp: T0, deqTimedelta: 0, ingressTs: T0, egressTs: T0, mark: 0 })),
+      [0, 1].map((seq) => ({ seq, egressPort: 1, egressRid: 0, enqQdepth: 0, deqQdepth: 0, enqTimestamp: T0, deqTimedelta: 0, ingressTs: T0, egressTs: T0, mark: 0, instanceType: 0 })),
     );
     expect(sw.clock.pending).toBe(0);
     expect(sw.device.queueStats()[1]).toBeUndefined();
     return plain.device.stop();
+  });
+});
+
+describe('clones', () => {
+  it('I2E and E2E clones wait in the queue of their session\'s port', () => {
+    sw = probeSwitch([{ port: 3, rate: { unit: 'pps', value: 1000 } }], T0);
+    writeUpdates(sw.device, [
+      { type: 'INSERT', entity: { packet_replication_engine_entry: { clone_session_entry: { session_id: 5, replicas: [{ egress_port: 3, instance: 0 }] } } } },
+      { type: 'INSERT', entity: { packet_replication_engine_entry: { clone_session_entry: { session_id: 6, replicas: [{ egress_port: 3, instance: 0 }] } } } },
+    ]);
+    // Originals to unlimited ports 1 (cloned at ingress) and 2 (cloned at egress); every clone to port 3.
+    sw.send(0, probeFrame(1, 0, { i2e: 5 }));
+    sw.send(0, probeFrame(2, 1, { e2e: 6 }));
+    sw.send(0, probeFrame(1, 2, { i2e: 5 }));
+    expect(sw.ports.get(1)!.sent.map((s) => [s.at, s.probe.seq, s.probe.instanceType])).toEqual([
+      [T0, 0, 0],
+      [T0, 2, 0],
+    ]);
+    expect(sw.ports.get(2)!.sent.map((s) => [s.at, s.probe.seq, s.probe.instanceType])).toEqual([[T0, 1, 0]]);
+    sw.clock.advanceTo(T0 + 1_000_000);
+    // instance_type 1 = I2E clone, 2 = E2E clone; one every 1000 µs in the order they were cloned.
+    expect(sw.ports.get(3)!.sent.map((s) => [s.at - T0, s.probe.seq, s.probe.instanceType, s.probe.enqQdepth, s.probe.deqTimedelta])).toEqual([
+      [0, 0, 1, 0, 0],
+      [1000, 1, 2, 0, 1000],
+      [2000, 2, 1, 1, 2000],
+    ]);
   });
 });
 

@@ -1,7 +1,8 @@
 // Test program for the egress queues (test/switch/queues): ingress sends a
 // probe frame to the port its header names (0xff: multicast group 1); egress
 // copies the queueing metadata and timestamps into the header and marks it
-// when enq_qdepth reaches MARK_DEPTH (the ECN rule of an INA program).
+// when enq_qdepth reaches MARK_DEPTH (the ECN rule of an INA program). A
+// probe naming a clone session is cloned at ingress (I2E) or egress (E2E).
 #include <core.p4>
 #include <v1model.p4>
 
@@ -25,7 +26,9 @@ header probe_t {
     bit<48> ingress_ts;
     bit<48> egress_ts;
     bit<8>  mark;
-    bit<8>  pad;
+    bit<8>  i2e_session;    // set by the sender: clone at ingress to this session (0: none)
+    bit<8>  e2e_session;    // set by the sender: clone at egress to this session (0: none)
+    bit<8>  instance_type;
 }
 
 struct headers {
@@ -64,6 +67,9 @@ control ProbeIngress(inout headers hdr, inout metadata meta,
         } else {
             standard_metadata.egress_spec = (bit<9>) hdr.probe.out_port;
         }
+        if (hdr.probe.isValid() && hdr.probe.i2e_session != 0) {
+            clone(CloneType.I2E, (bit<32>) hdr.probe.i2e_session);
+        }
     }
 }
 
@@ -78,8 +84,12 @@ control ProbeEgress(inout headers hdr, inout metadata meta,
         hdr.probe.deq_timedelta = standard_metadata.deq_timedelta;
         hdr.probe.ingress_ts = standard_metadata.ingress_global_timestamp;
         hdr.probe.egress_ts = standard_metadata.egress_global_timestamp;
+        hdr.probe.instance_type = (bit<8>) standard_metadata.instance_type;
         if (standard_metadata.enq_qdepth >= MARK_DEPTH) {
             hdr.probe.mark = 1;
+        }
+        if (hdr.probe.e2e_session != 0 && standard_metadata.instance_type == 0) {
+            clone(CloneType.E2E, (bit<32>) hdr.probe.e2e_session);
         }
     }
 }
