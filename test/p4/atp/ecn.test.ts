@@ -1,10 +1,12 @@
 // ECN in atp.p4 (docs/atp.md, "ECN"): a contribution's mark (the ATP ecn bit,
 // or CE in its IPv4 header) is ORed into the aggregate; egress marks packets
 // whose queue was at or over the controller's threshold — the ATP bit, and
-// CE on ECN-capable IPv4. The emulator's queues here are unlimited, so
-// enq_qdepth is 0: threshold 0 marks everything, threshold 1 nothing.
+// CE on ECN-capable IPv4: over a real egress queue (a port rate, on a virtual
+// clock), and over unlimited ports, where enq_qdepth is 0 (threshold 0 marks
+// everything, threshold 1 nothing).
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildUdpFrame, parseUdpFrame } from '../../../src/wire/index.js';
+import { VirtualClock } from '../../switch/queues/virtual-clock.js';
 import { AtpRig } from './support/atp-rig.js';
 import { PS, atpFrame, bits, contribution, decodeAtpFrame, worker, type AtpFrameSpec } from './support/atp-network.js';
 
@@ -96,5 +98,53 @@ describe('egress marking', () => {
     const { atp, frame } = aggregate(r, 3, [{ ipEcn: ECT0 }, { ipEcn: ECT0 }, { ipEcn: ECT1 }]);
     expect([atp.ecn, frame.ipv4.ecn]).toEqual([false, ECT1]);
     expect(await r.counter('egress.ecn_marks')).toEqual([0, 0]);
+  });
+});
+
+// Skipped until the emulator's egress queues are fixed: a packet whose queued context is reused from
+// the pool (every packet queued after the first departure) leaves with egress_port 0 and is dropped,
+// with forward.p4 as with atp.p4 (src/switch/pipeline/queued-egress.ts; queue_probe.p4 does not show
+// it). Unskip both once a burst through a rated port delivers every packet.
+describe.skip('egress marking over a real queue', () => {
+  it('marks exactly the packets that found the PS port\'s queue at or over the threshold', async () => {
+    const clock = new VirtualClock(1_000_000);
+    rig = await AtpRig.start(DEFINES, undefined, { clock, queues: [{ port: PS.switchPort, rate: { unit: 'pps', value: 1000 } }] });
+    await rig.settings(2, 0);
+    // A burst of six at one instant into a port that sends one per millisecond: the first leaves at
+    // once, and the others find 0, 1, 2, 3, 4 packets ahead of them.
+    const out = [];
+    for (let k = 0; k < 6; k++) out.push(...rig.send(1, atpFrame(part(0, k, { overflow: true, ipEcn: ECT0 }))));
+    clock.advance(10_000);
+    out.push(...rig.take());
+    expect(out.map((f) => f.port)).toEqual(new Array<number>(6).fill(PS.switchPort));
+    const seen = out.map((f) => decodeAtpFrame(f.frame)).map((d) => [d.atp.sequenceNumber, d.atp.ecn, d.frame.ipv4.ecn]);
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5].map((k) => [k, k >= 3, k >= 3 ? CE : ECT0]));
+    expect(await rig.counter('egress.ecn_marks')).toEqual([3, 3]);
+  });
+
+  it('a mark picked up in one switch\'s queue is ORed into the next switch\'s aggregate', async () => {
+    const clock = new VirtualClock(1_000_000);
+    const upstream = await AtpRig.start(DEFINES, undefined, { clock, queues: [{ port: PS.switchPort, rate: { unit: 'pps', value: 1000 } }] });
+    try {
+      await upstream.settings(1, 0);
+      rig = await start(1000);
+      // Upstream, worker 2's packet waits behind two others and leaves marked; the aggregating switch adds it.
+      const through = [0, 1, 2].flatMap((w) => upstream.send(worker(w).switchPort, atpFrame(part(w, 7, { jobId: 9 }))));
+      clock.advance(10_000);
+      through.push(...upstream.take());
+      const marked = through.map((f) => decodeAtpFrame(f.frame).atp.ecn);
+      expect(marked).toEqual([false, false, true]);
+      let aggregate: ReturnType<AtpRig['send']> = [];
+      through.forEach((f, w) => {
+        const bytes = Buffer.from(f.frame);
+        bytes.writeUInt16BE(1, 14 + 20 + 8 + 12); // the job id: 9 upstream (no entry there), 1 here
+        aggregate = rig!.send(worker(w).switchPort, bytes);
+      });
+      const { atp, values } = decodeAtpFrame(aggregate[0]!.frame);
+      expect(atp.ecn).toBe(true);
+      expect(values).toEqual([0, 1, 2].map((w) => contribution(w, 7, N)).reduce((a, b) => a.map((x, i) => (x + b[i]!) | 0)));
+    } finally {
+      await upstream.close();
+    }
   });
 });

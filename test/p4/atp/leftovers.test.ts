@@ -2,25 +2,29 @@
 // forged or abandoned contribution leaves holds its aggregator only until the
 // controller's reclaim time passes without a contribution, or until the
 // owner's job entry gets a new generation; meanwhile real packets collide
-// and go to the PS, whose pieces still cover every worker exactly once.
+// and go to the PS, whose pieces still cover every worker exactly once. The
+// switch's timestamps come from a virtual clock the test moves.
 import { afterEach, describe, expect, it } from 'vitest';
 import { action, modify, table } from '../../../src/p4runtime/index.js';
+import { VirtualClock } from '../../switch/queues/virtual-clock.js';
 import { AtpRig } from './support/atp-rig.js';
 import { PS, atpFrame, bits, contribution, decodeAtpFrame, int32Sum, worker, type AtpFrameSpec } from './support/atp-network.js';
 
 const N = 8;
 const DEFINES = [`ATP_VALUES=${N}`, 'ATP_AGGREGATORS=16'];
-/** Long enough that nothing is reclaimed while a test runs: 2^40 µs is 12 days. */
+/** Longer than the virtual time any test here lets pass. */
 const NEVER_WITHIN_A_TEST = 2 ** 40;
 
 let rig: AtpRig | undefined;
+let clock = new VirtualClock();
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
 
 async function start(reclaimAfterUs: number): Promise<AtpRig> {
-  rig = await AtpRig.start(DEFINES);
+  clock = new VirtualClock(5_000_000);
+  rig = await AtpRig.start(DEFINES, undefined, { clock });
   await rig.settings(1000, reclaimAfterUs);
   await rig.addLevel0Job({ jobId: 1, group: 1, workers: [worker(0), worker(1)] });
   await rig.addLevel0Job({ jobId: 2, group: 2, workers: [worker(2), worker(3)] });
@@ -32,11 +36,11 @@ const piece = (w: number, seq: number, index: number, extra: Partial<AtpFrameSpe
   values: contribution(w, seq, N), ...extra,
 });
 
-/** Waits (bounded) until the switch's clock is `micros` past the aggregator's last contribution. */
+/** Moves the switch's clock to `micros` past the aggregator's last contribution. */
 async function idleFor(r: AtpRig, index: number, micros: number): Promise<void> {
-  const deadline = (await r.cell('touched_at', index)) + micros;
-  for (let i = 0; i < 1000 && performance.now() * 1000 < deadline; i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  expect(performance.now() * 1000).toBeGreaterThanOrEqual(deadline);
+  const touched = await r.cell('touched_at', index);
+  expect(touched).toBeLessThanOrEqual(clock.nowMicros());
+  clock.advanceTo(touched + micros);
 }
 
 /** Among the pieces the PS got, disjoint ones covering workers 0 and 1, summed (docs/atp.md, "The parameter server"). */

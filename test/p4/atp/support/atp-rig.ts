@@ -1,7 +1,9 @@
 // p4/atp.p4 on the emulator: a SwitchDevice with in-memory ports, programmed
 // over P4Runtime by a client that writes entries by the names of
 // docs/p4-programs.md, as a controller would. A frame injected on a port is
-// processed at once; `send` returns what left, by port.
+// processed at once; `send` returns what left, by port (ports with a queue
+// release theirs as the test's virtual clock advances: `take` collects them).
+// The switch's timestamps come from that clock when the test passes one.
 import { pino } from 'pino';
 import { compilePipeline } from '../../../../src/p4c/index.js';
 import { parseP4Info } from '../../../../src/p4info/index.js';
@@ -10,6 +12,8 @@ import {
   type Update,
 } from '../../../../src/p4runtime/index.js';
 import { SwitchDevice } from '../../../../src/switch/device/switch-device.js';
+import type { QueueClock } from '../../../../src/switch/queues/queue-clock.js';
+import type { QueueSetting } from '../../../../src/switch/queues/queue-setting.js';
 import { PortSet } from '../../../../src/switch/ports/port-set.js';
 import { ipv4ToText, macToText } from '../../../../src/wire/index.js';
 import { CapturePort, type CapturedFrame } from '../../../e2e/switchml/support/capture-port.js';
@@ -48,6 +52,15 @@ export interface Level0Job {
   readonly workers: readonly Host[];
 }
 
+export interface RigOptions {
+  /** The clock of the switch's timestamps and egress queues (real time by default). */
+  readonly clock?: QueueClock;
+  /** Egress queues, as `p4ina switch --port-rate/--queue-depth` set them. */
+  readonly queues?: readonly QueueSetting[];
+}
+
+const ALL_HOSTS: readonly Host[] = [...Array.from({ length: 8 }, (_, w) => worker(w)), PS];
+
 export class AtpRig {
   private constructor(
     readonly device: SwitchDevice,
@@ -57,10 +70,13 @@ export class AtpRig {
   ) {}
 
   /** atp.p4 compiled with `defines`, on a switch with ports 1..8 and the uplink, the switch address and L2 entries for every host. */
-  static async start(defines: readonly string[], hosts: readonly Host[] = [...Array.from({ length: 8 }, (_, w) => worker(w)), PS]): Promise<AtpRig> {
+  static async start(defines: readonly string[], hosts: readonly Host[] = ALL_HOSTS, options: RigOptions = {}): Promise<AtpRig> {
     const captured: CapturedFrame[] = [];
     const ports = new Map([1, 2, 3, 4, 5, 6, 7, 8, UPLINK].map((n) => [n, new CapturePort(n, captured)]));
-    const device = new SwitchDevice({ ports: new PortSet(ports.values()), logger: QUIET });
+    const device = new SwitchDevice({
+      ports: new PortSet(ports.values()), logger: QUIET,
+      ...(options.clock ? { queueClock: options.clock } : {}), ...(options.queues ? { queues: options.queues } : {}),
+    });
     const { port } = await device.start({ address: '127.0.0.1:0' });
     const client = new P4RuntimeClient({ address: `127.0.0.1:${port}`, deviceId: 0, electionId: 1n, reconnect: false });
     const rig = new AtpRig(device, client, ports, captured);
@@ -83,6 +99,11 @@ export class AtpRig {
   send(port: number, frame: Buffer): CapturedFrame[] {
     this.captured.length = 0;
     this.ports.get(port)!.inject(Buffer.from(frame));
+    return this.captured.splice(0);
+  }
+
+  /** Every frame sent since the last `send` or `take` (from queues, as the clock advanced). */
+  take(): CapturedFrame[] {
     return this.captured.splice(0);
   }
 
