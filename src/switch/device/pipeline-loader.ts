@@ -120,8 +120,10 @@ export function checkIrAgainstP4Info(ir: IrProgram, schema: P4Schema, limits: Pi
     if (!a.id) continue; // not visible to the control plane
     const info = schema.actions.find(a.id);
     if (!info) throw invalidArgument(`the IR's action ${a.name} (id ${a.id}) is not in the P4Info: ${same}`);
-    if (!Array.isArray(a.params) || info.params.size !== a.params.length) {
-      throw invalidArgument(`the IR's action ${a.name} has ${Array.isArray(a.params) ? a.params.length : 'no'} parameters, the P4Info's ${info.params.size}: ${same}`);
+    // P4Info lists action data only; the IR lists directional parameters too (`controlPlane` false).
+    const data = Array.isArray(a.params) ? a.params.filter((p) => typeof p !== 'object' || p === null || p.controlPlane !== false).length : undefined;
+    if (data !== info.params.size) {
+      throw invalidArgument(`the IR's action ${a.name} has ${data ?? 'no'} action data parameters, the P4Info's ${info.params.size}: ${same}`);
     }
   }
   for (const e of ir.externs) {
