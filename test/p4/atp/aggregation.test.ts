@@ -27,7 +27,7 @@ function level0(w: number, seq: number, index: number, fanIn: number, extra: Par
 }
 
 describe('level 0', () => {
-  it.each([1, 2, 3, 5, 8])('fan-in %i: all but the last contribution consumed, the sum goes on to the PS as a level-1 contribution', async (fanIn) => {
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('fan-in %i: all but the last contribution consumed, the sum goes on to the PS as a level-1 contribution', async (fanIn) => {
     const seq = 100 + fanIn;
     const index = fanIn;
     const before = await rig.outcomes();
@@ -79,7 +79,7 @@ describe('level 1', () => {
     bitmap0: c === 0 ? bits(0, 1) : 0, bitmap1: bits(c), fanInDegree0: c === 0 ? 2 : 0, fanInDegree1: fanIn, values: contribution(c, seq, N), ...extra,
   });
 
-  it.each([1, 4, 8])('fan-in %i: bitmap1 and fanInDegree1 count, the sum goes to the PS', (fanIn) => {
+  it.each([1, 2, 4, 8])('fan-in %i: bitmap1 and fanInDegree1 count, the sum goes to the PS', (fanIn) => {
     const seq = 10 + fanIn;
     const index = 40 + fanIn;
     for (let c = 0; c < fanIn - 1; c++) expect(rig.send(worker(c).switchPort, atpFrame(level1(c, seq, index, fanIn)))).toEqual([]);
