@@ -3,6 +3,8 @@
  * agents' own CLI-ready entries so that the flags documented there are the
  * flags here. Exit codes: 0 done (or --help), 1 the run failed, 2 bad usage.
  */
+import { atpPsCommand } from '../agent/atp/ps-main.js';
+import { atpWorkerCommand } from '../agent/atp/worker-main.js';
 import { psMain } from '../agent/baseline/ps-main.js';
 import { ringWorkerMain } from '../agent/baseline/ring-worker-main.js';
 import { CONSOLE_IO, type MainIo } from '../agent/baseline/worker-process.js';
@@ -14,6 +16,8 @@ Runs one host agent (one worker of an AllReduce job, or a parameter server).
 
 kinds:
   switchml     a SwitchML worker: aggregates through a P4 switch over UDP or a UDP wire
+  atp-worker   an ATP worker: aggregates through shared switch aggregators, the PS finishing the rest (UDP)
+  atp-ps       the ATP parameter server of one job (UDP)
   ring         a ring AllReduce worker over TCP (the baseline)
   ps-server    the parameter server of the PS baseline (TCP)
   ps-worker    a worker of the PS baseline (TCP)
@@ -26,6 +30,8 @@ type AgentMain = (argv: readonly string[], io: MainIo, signal: AbortSignal) => P
 /** Each kind's entry; the parameter server's two roles share one entry that takes --role. */
 export const AGENT_KINDS: Readonly<Record<string, AgentMain>> = {
   switchml: (argv, io, signal) => switchMlWorkerCommand(argv, io, signal),
+  'atp-worker': (argv, io, signal) => atpWorkerCommand(argv, io, signal),
+  'atp-ps': (argv, io, signal) => atpPsCommand(argv, io, signal),
   ring: (argv, io, signal) => ringWorkerMain(argv, io, signal),
   'ps-server': (argv, io, signal) => psMain(['--role', 'server', ...withoutRole(argv)], io, signal),
   'ps-worker': (argv, io, signal) => psMain(['--role', 'worker', ...withoutRole(argv)], io, signal),

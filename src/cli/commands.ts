@@ -22,7 +22,7 @@ export const commands: Record<string, Command> = {
     load: () => import('./stf-command.js'),
   },
   agent: {
-    summary: 'run one host agent: a SwitchML worker, a ring worker, or the parameter server and its workers',
+    summary: 'run one host agent: a SwitchML or ATP worker, the ATP parameter server, a ring worker, or the PS baseline',
     load: () => import('./agent-command.js'),
   },
   demo: {
