@@ -1,6 +1,7 @@
 // Seeded, bounded mutation fuzzing: valid programs with tokens deleted,
 // duplicated, swapped or inserted, and characters garbled, must never make
-// the front end throw or report an internal error, only diagnostics.
+// the front end throw or report an internal error, only diagnostics (a
+// crash fails the test at once; the counts go to the output).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +69,7 @@ describe('mutation fuzzing', () => {
       expect(result.diagnostics.length).toBeLessThanOrEqual(51 + result.diagnostics.filter((d) => d.severity !== 'error').length);
       if (result.hasErrors) withErrors++;
     }
+    console.log(`parser fuzz ${name} (seed ${SEED}): ${MUTANTS_PER_PROGRAM} mutated programs: 0 crashes, ${withErrors} with errors, ${MUTANTS_PER_PROGRAM - withErrors} without`);
     // Most mutants are broken; the test is only meaningful if the parser saw errors.
     expect(withErrors).toBeGreaterThan(MUTANTS_PER_PROGRAM / 2);
   });

@@ -55,6 +55,7 @@ describe('whole-pipeline mutation fuzzing', () => {
       if (result.hasErrors) rejected++;
       else expect(() => serializeIr(result.ir!)).not.toThrow();
     }
+    console.log(`compiler fuzz ${name} (seed ${SEED}): ${MUTANTS_PER_PROGRAM} mutated programs: 0 crashes, ${rejected} refused with diagnostics, ${MUTANTS_PER_PROGRAM - rejected} compiled`);
     // Many mutants must reach the semantic passes and be rejected there, or the test checks little.
     expect(rejected).toBeGreaterThan(0);
   });
