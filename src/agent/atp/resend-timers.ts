@@ -5,9 +5,13 @@
  *
  * The wait comes from the worker's RttEstimator (RFC 6298, shared with the
  * SwitchML worker): a first transmission waits the RTO, the k-th resend of
- * the same packet RTO·factor^k, never more than the ceiling. Only a packet
- * answered after one transmission gives an RTT sample (Karn's rule). Clock
- * and timers are injected (time.ts), so tests run this in virtual time.
+ * the same packet RTO·factor^k, never more than the ceiling; and each
+ * timeout backs the RTO off too (at most once per RTO), until the next sample
+ * resets it. So a packet stuck while others are answered is resent at
+ * RTO·2^k, and when nothing is answered at all the waits grow 4× per resend
+ * (both back-offs, as in the SwitchML worker). Only a packet answered after
+ * one transmission gives an RTT sample (Karn's rule). Clock and timers are
+ * injected (time.ts), so tests run this in virtual time.
  */
 import type { RttEstimator } from '../switchml/rtt-estimator.js';
 import type { AgentClock, AgentTimers, CancelTimer } from '../time.js';
