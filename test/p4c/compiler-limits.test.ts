@@ -6,7 +6,7 @@
 // the compiler accepts the switch loads and runs.
 import { describe, expect, it } from 'vitest';
 import { compileProgram, memoryFileSystem, nodeFileSystem, type CompileResult, type Diagnostic } from '../../src/p4c/index.js';
-import { IR_MAX_DEPTH, irDepth } from '../../src/p4c/ir/depth.js';
+import { IR_MAX_DEPTH, irDepth } from '../../src/p4c/ir/limits.js';
 import type { IrExpression, IrProgram } from '../../src/p4c/ir/types.js';
 import { MAX_NESTING } from '../../src/p4c/parser/nesting-limit.js';
 import { SwitchDevice } from '../../src/switch/device/switch-device.js';

@@ -109,6 +109,12 @@ export const DIAGNOSTIC_CATALOGUE = {
   TypeArgumentCount: { code: 3021, severity: 'error', template: "'{0}' takes {1} type argument(s), but {2} were given" },
   StaticAssertFailed: { code: 3017, severity: 'error', template: 'static_assert failed: {0}' },
   WidthDoesNotFit: { code: 3022, severity: 'error', template: "the width {0} does not fit in its own {1} bits (it would be {2}); write it without a size, e.g. {3}" },
+  TypeNestingTooDeep: {
+    code: 3023,
+    severity: 'error',
+    template: "type '{0}' nests more than {1} levels deep (structs, headers, stacks and tuples within each other, through their declarations); flatten it",
+  },
+  StackTooLarge: { code: 3024, severity: 'error', template: 'a header stack of {0} elements is more than the switch takes ({1}): every packet carries all of them' },
   ShiftByNegative: { code: 3013, severity: 'error', template: 'cannot shift by a signed or negative amount ({0})' },
 
   // 4000-4999: control plane and P4Info
@@ -168,6 +174,7 @@ export const DIAGNOSTIC_CATALOGUE = {
   },
   ZeroFieldId: { code: 4036, severity: 'error', template: '@id(0): ids of match fields, action parameters and header fields start at 1 (p4c refuses 0 too)' },
   DuplicateId: { code: 4037, severity: 'error', template: '@id {0} is given twice, among {1}; give each its own id (p4c refuses it too)' },
+  BadValueSetSize: { code: 4038, severity: 'error', template: 'a value_set size must be an integer from 0 to 2147483647 (P4Info keeps it as int32), not {0}' },
   FirstEntryWithoutPriority: { code: 4032, severity: 'error', template: "the first entry of table '{0}' must have a priority when others do: the entries after one with a priority count down from it" },
 
   // 5000-5999: unsupported

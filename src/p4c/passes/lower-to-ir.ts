@@ -9,7 +9,7 @@ import type { Program } from '../ast/program.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import { collectControlPlane } from '../control-plane/model.js';
 import type { DiagnosticBag } from '../diagnostics/bag.js';
-import { IR_MAX_DEPTH, irDepth } from '../ir/depth.js';
+import { IR_MAX_DEPTH, irDepth } from '../ir/limits.js';
 import { tableApplications } from '../ir/applications.js';
 import { lowerToIr } from '../ir/lower-program.js';
 import type { IrProgram } from '../ir/types.js';

@@ -13,6 +13,7 @@
  * IR is reported as the IR's fault, never as an internal error.
  */
 import type { Logger } from 'pino';
+import { IR_MAX_STACK_SIZE } from '../../p4c/ir/limits.js';
 import { parseIr } from '../../p4c/ir/serialize.js';
 import type { IrProgram } from '../../p4c/ir/types.js';
 import type { P4Schema } from '../../p4info/schema.js';
@@ -47,8 +48,6 @@ export function readIr(deviceConfig: Buffer): IrProgram {
   }
 }
 
-/** The most elements of a header stack (each packet carries all of them). */
-const MAX_STACK_SIZE = 4096;
 
 const SHAPE: Partial<Record<keyof IrProgram, 'array' | 'object'>> = {
   headers: 'array',
@@ -81,7 +80,7 @@ function checkNumbers(ir: IrProgram, limits: Pick<PipelineLimits, 'maxBitwidth' 
     const isStack = (value as { kind?: unknown }).kind === 'stack';
     for (const [key, item] of Object.entries(value)) {
       if (key === 'width' || key === 'size') {
-        const max = key === 'width' ? limits.maxBitwidth : isStack ? MAX_STACK_SIZE : maxSize;
+        const max = key === 'width' ? limits.maxBitwidth : isStack ? IR_MAX_STACK_SIZE : maxSize;
         if (item !== null && (typeof item !== 'number' || !Number.isSafeInteger(item) || item < 0 || item > max)) {
           throw invalidArgument(`the IR has ${key} ${JSON.stringify(item)}; it must be an integer from 0 to ${max}`);
         }

@@ -5,7 +5,7 @@
  * generated, every property that the IR contract types as a number must
  * hold one, or a crafted config could smuggle code into the switch process.
  */
-import { IR_MAX_DEPTH } from '../../p4c/ir/depth.js';
+import { IR_MAX_DEPTH } from '../../p4c/ir/limits.js';
 import { PipelineLoadError } from './pipeline-load-error.js';
 
 /** Properties that src/p4c/ir/types.ts declares as numbers wherever they appear (some may be null). */

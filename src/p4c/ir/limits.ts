@@ -1,14 +1,21 @@
 /**
- * @fileoverview How deeply an IR document may nest. The switch compiles IR
- * expressions and statements by recursion, so before it compiles anything
- * it refuses a document nested deeper than IR_MAX_DEPTH; the compiler
- * measures what it emits the same way and refuses the program instead, so a
- * program that compiles always loads. Depth counts every object and list
- * from the document (depth 0) down: `blocks[0].apply[0]` is at depth 4.
+ * @fileoverview What the switch takes of an IR document beyond its types,
+ * and the compiler refuses up front, so that a program that compiles loads.
+ *
+ * Depth: the switch compiles IR expressions and statements by recursion, so
+ * before it compiles anything it refuses a document nested deeper than
+ * IR_MAX_DEPTH; the compiler measures what it emits the same way. Depth
+ * counts every object and list from the document (depth 0) down:
+ * `blocks[0].apply[0]` is at depth 4.
+ *
+ * Header stacks: every packet carries all the elements of every stack.
  */
 
 /** The deepest object or list the switch loads, counted as above. */
 export const IR_MAX_DEPTH = 512;
+
+/** The most elements of a header stack. */
+export const IR_MAX_STACK_SIZE = 4096;
 
 /** The depth of the deepest object or list in `value` (0 when `value` is one with none inside), without recursion. */
 export function irDepth(value: unknown): number {
