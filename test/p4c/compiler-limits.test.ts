@@ -301,3 +301,57 @@ describe('@id, as p4c reads it', () => {
     expect(codesAt([refusal(compile(text))])).toEqual([`P4C4037@${TABLE_LINE}:62`]);
   });
 });
+
+describe('types nested through their declarations', () => {
+  /** `struct s0 { bit<8> a; } struct s1 { s0 f; } …` and metadata holding the last. */
+  const chain = (n: number, via: 'struct' | 'typedef' = 'struct'): string => {
+    let decls = 'struct s0 { bit<8> a; }\n';
+    for (let i = 1; i < n; i++) decls += via === 'typedef' && i % 2 === 0 ? `typedef s${i - 1} s${i};\n` : `struct s${i} { s${i - 1} f; }\n`;
+    return decls;
+  };
+
+  // A typedef adds no level: the 257th struct of the alternating chain is s511.
+  it.each([
+    ['3,000 structs each holding the last (lower-to-ir overflowed)', chain(3000), 's256'],
+    ['structs and typedefs alternating, 600 deep', chain(600, 'typedef'), 's511'],
+    ['tuples of tuples through typedefs', `typedef tuple<bit<8>> t0;\n${Array.from({ length: 300 }, (_, i) => `typedef tuple<t${i}> t${i + 1};`).join('\n')}\n`, 't256'],
+  ])('%s: P4C3023 at the first declaration past the limit', (_, decls, name) => {
+    const d = refusal(compile(PROGRAM('', decls)));
+    expect(d.code).toBe(3023);
+    expect(d.message).toMatch(new RegExp(`^type '${name}' nests more than ${MAX_NESTING} levels deep`));
+  });
+
+  it('structs nested 250 deep compile, load in the switch and carry a value through', () => {
+    const n = MAX_NESTING - 6;
+    const path = `m.deep${'.f'.repeat(n - 1)}.a`;
+    const text = PROGRAM(`${path} = hdr.h.a; hdr.h.b = ${path} + 1;`, `${chain(n)}struct deep_t { s${n - 1} deep; }`).replace('struct m_t { bit<8> x; }\n', '').replace(
+      `${chain(n)}struct deep_t { s${n - 1} deep; }`,
+      `${chain(n)}struct m_t { s${n - 1} deep; }`,
+    );
+    expect(compile(text).diagnostics).toEqual([]);
+    const r = rig('limits-struct-chain', [0, 1], { text });
+    try {
+      r.send(0, Buffer.from('0900000000000000000000000000', 'hex'));
+      expect(Buffer.from(r.take()[1]![0]!, 'hex')[1]).toBe(10);
+    } finally {
+      void r.device.stop();
+    }
+  });
+});
+
+describe('sizes the switch would refuse', () => {
+  it('refuses a header stack larger than the switch takes (4096): P4C3024', () => {
+    const d = refusal(compile(PROGRAM('', 'struct big_t { h_t[4097] s; }')));
+    expect(codesAt([d])).toEqual(['P4C3024@6:20']);
+    expect(d.message).toBe('a header stack of 4097 elements is more than the switch takes (4096): every packet carries all of them');
+    expect(compile(PROGRAM('', 'struct big_t { h_t[4096] s; }')).diagnostics).toEqual([]);
+  });
+
+  it.each([['2147483648'], ['-1']])('refuses value_set size %s, which P4Info cannot hold: P4C4038', (size) => {
+    const text = PROGRAM('').replace(
+      'parser P(packet_in pk, out hs_t hdr, inout m_t m, inout standard_metadata_t sm) { state start {',
+      `parser P(packet_in pk, out hs_t hdr, inout m_t m, inout standard_metadata_t sm) { value_set<bit<8>>(${size}) vs; state start { transition select(hdr.h.a) { vs: accept; default: accept; } } state unused {`,
+    );
+    expect(refusal(compile(text)).code).toBe(4038);
+  });
+});

@@ -22,6 +22,12 @@ export const foldConstantsPass: Pass = {
     walk(program, (node) => {
       if (node.kind === 'ConstantDeclaration') foldDeclaration(node);
       if (node.kind === 'TableDeclaration') checkTableSize(node);
+      if (node.kind === 'ValueSetDeclaration') {
+        const size = typer.resolver.constants.evaluate(node.size);
+        if (typeof size !== 'bigint' || size < 0n || size > MAX_TABLE_SIZE) {
+          context.diagnostics.report('BadValueSetSize', node.size.span, [size === undefined ? 'a value not known at compile time' : String(size)]);
+        }
+      }
       return undefined;
     });
 

@@ -2,7 +2,8 @@
  * @fileoverview The resolve-names pass: builds the scopes of the program and
  * records, for every PathExpression and NamedType, the entity it names
  * (side table REFERENCES). Reports unknown names, names that are not types,
- * unknown parser states and match kinds, and duplicate declarations.
+ * unknown parser states and match kinds, duplicate declarations, and types
+ * nested too deep through their declarations.
  * Members (`hdr.ipv4`, `CounterType.packets`) need types and are resolved by
  * type-check.
  */
@@ -13,6 +14,7 @@ import type { Parameter, StatementOrDeclaration } from '../ast/statements.js';
 import { walk, type AstNode } from '../ast/walk.js';
 import { GLOBAL_SCOPE, REFERENCES } from '../semantics/side-tables.js';
 import { ACCEPT, REJECT, Scope, TYPE_DECLARATION_KINDS, type Entity } from '../semantics/scope.js';
+import { checkTypeNesting } from '../semantics/type-nesting.js';
 import type { CompileContext } from './context.js';
 import type { Pass } from './pass-manager.js';
 
@@ -23,6 +25,8 @@ export const resolveNamesPass: Pass = {
   name: 'resolve-names',
   run: (program, context) => {
     new NameResolver(context).program(program);
+    // Before any pass walks a type: a type nested through hundreds of declarations would overflow them.
+    checkTypeNesting(program, context.table(REFERENCES), context.diagnostics);
   },
 };
 

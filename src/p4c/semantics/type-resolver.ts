@@ -8,6 +8,7 @@ import type { EnumDeclaration, StructLikeDeclaration, TypedefDeclaration } from 
 import type { Expression, TypeRef } from '../ast/expressions.js';
 import type { AstNode } from '../ast/walk.js';
 import type { DiagnosticBag } from '../diagnostics/bag.js';
+import { IR_MAX_STACK_SIZE } from '../ir/limits.js';
 import { ConstEvaluator } from './const-eval.js';
 import { bits, BOOL, ERROR_TYPE, INT, STRING, UNKNOWN, VOID, type BitsP4Type, type P4Type } from './p4-types.js';
 import type { Entity } from './scope.js';
@@ -74,6 +75,10 @@ export class TypeResolver {
         const size = this.constants.integer(ref.size);
         if (size === undefined || size <= 0n) {
           this.reportOnce(ref.size, 'NotConstant', ['a header stack size (a positive integer)']);
+          return UNKNOWN;
+        }
+        if (size > BigInt(IR_MAX_STACK_SIZE)) {
+          this.reportOnce(ref.size, 'StackTooLarge', [String(size), String(IR_MAX_STACK_SIZE)]);
           return UNKNOWN;
         }
         return { kind: 'stack', element: this.resolve(ref.element, subst), size: Number(size) };
@@ -173,7 +178,7 @@ export class TypeResolver {
   }
 
   private readonly reported = new Set<AstNode>();
-  private reportOnce(node: AstNode, id: 'NotConstant' | 'InvalidWidth' | 'WidthDoesNotFit', args: string[]): void {
+  private reportOnce(node: AstNode, id: 'NotConstant' | 'InvalidWidth' | 'WidthDoesNotFit' | 'StackTooLarge', args: string[]): void {
     if (this.reported.has(node)) return;
     this.reported.add(node);
     this.diagnostics.report(id, node.span, args);
