@@ -57,6 +57,7 @@ export interface AtpPlacement {
 export interface AtpWorkerOptions extends AtpPlacement {
   /** Sends to the PS (through whatever switches lie on the way); the worker attaches itself as its listener. */
   readonly transport: DatagramTransport;
+  /** 1..65535: 0 is not used (an owner tag of 0 marks a free aggregator, docs/atp.md). */
   readonly jobId: number;
   /** This worker's rank, 0..worldSize−1 (the AllReduce API's; the switch knows only the bitmap bits). */
   readonly rank: number;
@@ -147,7 +148,7 @@ export function resolveAtpOptions(options: AtpWorkerOptions): ResolvedAtpOptions
   return {
     ...checkPlacement(options),
     transport: options.transport,
-    jobId: integerIn(options.jobId, 0, 0xffff, 'jobId'),
+    jobId: integerIn(options.jobId, 1, 0xffff, 'jobId'),
     rank: integerIn(options.rank, 0, worldSize - 1, 'rank'),
     worldSize,
     poolSize: integerIn(options.poolSize, 1, ATP_MAX_POOL, 'poolSize'),

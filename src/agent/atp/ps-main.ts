@@ -41,7 +41,7 @@ export interface AtpPsMainOptions {
 
 export const ATP_PS_USAGE = `usage: atp-ps --listen ADDR:PORT --job J --pool P --rack ina:ADDR:PORT,… [--rack legacy:ADDR:PORT,…] [options]
   --listen ADDR:PORT    where the PS receives (the address workers send to; port ${ATP_PORTS.first} by convention, 0: any)
-  --job J               job id (0..65535)
+  --job J               job id (1..65535; 0 would read as a free aggregator's tag)
   --pool P              aggregators in the switches' shared pool (1..${ATP_MAX_POOL})
   --rack KIND:LIST      a rack of the job, in order (bitmap1 bits follow): ina: its ToR aggregates for the job
                         (one ACK to its first worker, which the ToR multicasts), legacy: it does not (one ACK
@@ -102,7 +102,7 @@ export function parseAtpPsArgs(argv: readonly string[]): AtpPsMainOptions | unde
   return {
     listenAddress: listen.address,
     listenPort: listen.port,
-    jobId: integer(values, 'job', 0, 0xffff),
+    jobId: integer(values, 'job', 1, 0xffff),
     poolSize: integer(values, 'pool', 1, ATP_MAX_POOL),
     racks,
     elementsPerPacket: integer(values, 'elements', 1, ATP_MAX_CLI_ELEMENTS, ATP_DEFAULT_ELEMENTS),

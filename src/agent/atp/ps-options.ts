@@ -17,6 +17,7 @@ export interface AtpRandom {
 }
 
 export interface AtpPsJob {
+  /** 1..65535, as the workers have it. */
   readonly jobId: number;
   readonly poolSize: number;
   /** Index = `bitmap1` bit. An aggregating rack's ACK goes to its first worker (its ToR multicasts it). */
@@ -59,7 +60,7 @@ export const DEFAULT_COVER_SEARCH_BUDGET = 10_000;
 
 /** Checks one job; throws RangeError. */
 export function resolveAtpPsJob(job: AtpPsJob): ResolvedAtpPsJob {
-  const jobId = integerIn(job.jobId, 0, 0xffff, 'jobId');
+  const jobId = integerIn(job.jobId, 1, 0xffff, 'jobId');
   const contributors = job.contributors;
   integerIn(contributors.length, 1, ATP_MAX_CONTRIBUTORS, `job ${jobId}: the number of level-1 contributors`);
   for (const [bit, c] of contributors.entries()) {

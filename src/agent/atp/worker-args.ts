@@ -47,7 +47,7 @@ export const ATP_WORKER_USAGE = `usage: atp-worker --local ADDR:PORT --ps ADDR[:
   --local ADDR:PORT     this worker's UDP address (with switches on the path, a port in ${ATP_PORTS.first}..${ATP_PORTS.last},
                         which switches recognise ACKs by)
   --ps ADDR[:PORT]      the parameter server (default port ${ATP_PORTS.first}); every packet goes there
-  --job J               job id (0..65535)
+  --job J               job id (1..65535; 0 would read as a free aggregator's tag)
   --rank R              this worker's rank, 0..N-1
   --workers N           workers in the job (1..${ATP_MAX_WORKERS}): fixes the scale
   --pool P              aggregators in the switches' shared pool (1..${ATP_MAX_POOL})
@@ -126,7 +126,7 @@ export function parseAtpWorkerArgs(argv: readonly string[]): AtpWorkerMainOption
     localPort: local.port,
     psAddress: ps.address,
     psPort: ps.port,
-    jobId: integer(values, 'job', 0, 0xffff),
+    jobId: integer(values, 'job', 1, 0xffff),
     rank: integer(values, 'rank', 0, worldSize - 1),
     worldSize,
     poolSize: integer(values, 'pool', 1, ATP_MAX_POOL),

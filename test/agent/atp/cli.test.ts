@@ -69,6 +69,7 @@ describe('atp-worker and atp-ps arguments', () => {
     [[...WORKER, '--bitmap1-bit', '0', '--fan-in1', '40']],
     [[...WORKER, '--bitmap1-bit', '0', '--fan-in1', '1', '--elements', '400']],
     [[...WORKER, '--bitmap1-bit', '0', '--fan-in1', '1', '--range', '-1']],
+    [[...WORKER, '--bitmap1-bit', '0', '--fan-in1', '1', '--job', '0']],
     [['--local', 'localhost:1', '--ps', '10.0.0.1', '--job', '1', '--rank', '0', '--workers', '1', '--pool', '1', '--bitmap1-bit', '0', '--fan-in1', '1']],
   ])('worker %j is ATP_BAD_CONFIG', (argv) => {
     expect(codeOf(() => parseAtpWorkerArgs(argv))).toBe('ATP_BAD_CONFIG');

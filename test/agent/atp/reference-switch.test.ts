@@ -82,13 +82,22 @@ describe('the reference ATP switch follows docs/atp.md', () => {
     expect(read(again).values).toEqual([1, 1]);
   });
 
-  test('rule 1: overflow and wrong value counts pass through; other levels and jobs without an entry too', () => {
+  test('rule 1: overflow, wrong value counts and malformed bits pass through; other levels and jobs without an entry too', () => {
     const sw = level0();
     expect(rule(sw.process(pkt({ overflow: true })))).toBe('1 overflow or length');
     expect(rule(sw.process(pkt({ elementCount: 3 }, [1, 2, 3])))).toBe('1 overflow or length');
     expect(rule(sw.process(pkt({ edgeSwitchIdentifier: 1 })))).toBe('another level');
     expect(rule(sw.process(pkt({ jobId: 9 })))).toBe('no entry');
+    // Malformed: not exactly one bit at this level, fan-in 0, an index past the pool.
+    expect(rule(sw.process(pkt({ bitmap0: 0b11 })))).toBe('1 overflow or length');
+    expect(rule(sw.process(pkt({ bitmap0: 0 })))).toBe('1 overflow or length');
+    expect(rule(sw.process(pkt({ fanInDegree0: 0 })))).toBe('1 overflow or length');
+    expect(rule(sw.process(pkt({ aggregatorIndex: 8 })))).toBe('1 overflow or length');
     expect(sw.owned).toBe(0);
+    // A bit beyond the fan-in after completion goes on; the sum has left already.
+    sw.process(pkt({ bitmap0: 1 }));
+    sw.process(pkt({ bitmap0: 2 }));
+    expect(rule(sw.process(pkt({ bitmap0: 4 })))).toBe('4 past the fan-in');
   });
 
   test('ACKs free only a matching tag; a level-0 switch multicasts them, a level-1 switch forwards them', () => {

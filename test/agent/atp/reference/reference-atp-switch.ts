@@ -5,13 +5,17 @@
  * and per packet the rules of the document, numbered as there:
  *
  *   contribution at this switch's level for the job:
- *     1. `overflow`, or a value count other than the pool's: forward unchanged
+ *     1. `overflow`, a value count other than the pool's, or malformed (its
+ *        level's bitmap not exactly one bit, fan-in 0, an index past the
+ *        pool): forward unchanged
  *     2. aggregator owned by another tag: set `collision`, forward
  *     3. `resend`: owned by this tag → add unless the bit is in, write the
  *        merged aggregate (values, bitmap, ECN) into the packet, free, forward
  *        with `resend`; free → forward unchanged
  *     4. take if free; a bit already in is a duplicate (dropped, counted);
- *        else OR the bit, add the values (int32, wrapping), OR ECN, count up
+ *        a new bit when the count already reached the fan-in goes on
+ *        unchanged; else OR the bit, add the values (int32, wrapping), OR
+ *        ECN, count up
  *     5. count = fan-in → write sum, bitmap, ECN into the packet, at level 0
  *        set `edgeSwitchIdentifier` to 1, forward; the aggregator stays owned
  *     6. otherwise consumed
@@ -20,7 +24,10 @@
  *   Anything else (another level, no entry, not ATP): forward.
  *
  * Packets are ATP payloads (the UDP payload); the caller routes them. The
- * model rewrites the buffer it is given.
+ * model rewrites the buffer it is given. Not modelled: the job generation
+ * and the reclaiming of leftovers after the reclaim time ("Leftovers"): the
+ * agents' tests never set a job up twice, and recovery here must come from
+ * the agents alone (collisions, resends, the PS's sweeps).
  */
 import { ATP_HEADER_LENGTH, decodeAtp } from '../../../../src/wire/index.js';
 
@@ -45,6 +52,7 @@ export interface AtpSwitchCounters {
   flushes: number;
   resendsAlone: number;
   duplicates: number;
+  /** Contributions passed on unchanged by rule 1 (and rule 4's past the fan-in). */
   overflowPassed: number;
   acksFreed: number;
   acksMulticast: number;
@@ -117,8 +125,9 @@ export class ReferenceAtpSwitch {
     const bitmapAt = level === 0 ? 0 : 4;
     const bit = level === 0 ? p.bitmap0 : p.bitmap1;
     const fanIn = level === 0 ? p.fanInDegree0 : p.fanInDegree1;
-    // Rule 1 (an index outside the pool cannot be aggregated either).
-    if (p.overflow || p.elementCount !== V || i >= this.poolSize) {
+    // Rule 1.
+    const oneBit = bit !== 0 && (bit & (bit - 1)) === 0;
+    if (p.overflow || p.elementCount !== V || !oneBit || fanIn === 0 || i >= this.poolSize) {
       this.counters.overflowPassed++;
       return { action: 'forward', rule: '1 overflow or length' };
     }
@@ -147,6 +156,10 @@ export class ReferenceAtpSwitch {
     if ((this.bitmap[i]! & bit) !== 0) {
       this.counters.duplicates++;
       return { action: 'drop', rule: '4 duplicate' };
+    }
+    if (this.count[i]! >= fanIn) {
+      this.counters.overflowPassed++;
+      return { action: 'forward', rule: '4 past the fan-in' };
     }
     this.add(i, packet, bit, p.ecn);
     this.counters.aggregated++;
