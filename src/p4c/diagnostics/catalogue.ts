@@ -115,6 +115,7 @@ export const DIAGNOSTIC_CATALOGUE = {
     template: "type '{0}' nests more than {1} levels deep (structs, headers, stacks and tuples within each other, through their declarations); flatten it",
   },
   StackTooLarge: { code: 3024, severity: 'error', template: 'a header stack of {0} elements is more than the switch takes ({1}): every packet carries all of them' },
+  ConstantTooLarge: { code: 3025, severity: 'error', template: 'this compile-time integer needs more than {0} bits; no width is that large (they stop at 2048)' },
   ShiftByNegative: { code: 3013, severity: 'error', template: 'cannot shift by a signed or negative amount ({0})' },
 
   // 4000-4999: control plane and P4Info
