@@ -76,10 +76,14 @@ export function bindArguments(
   });
   // The objects passed by reference, per slot, to notice a callee that replaced one.
   const passed: Value[] = new Array<Value>(refs.length);
+  // The parameter slots' own objects, put back after the call: a slot left aliasing the
+  // caller's object would be overwritten when a pooled context is copied slot by slot.
+  const own: Value[] = new Array<Value>(refs.length);
   return {
     copyIn: (ctx) => {
       for (let k = 0; k < refs.length; k++) {
         const r = refs[k]!;
+        own[k] = ctx.slots[r.slot]!;
         ctx.slots[r.slot] = passed[k] = r.value(ctx);
       }
       for (let k = 0; k < ins.length; k++) {
@@ -93,6 +97,7 @@ export function bindArguments(
         const r = refs[k]!;
         const now = ctx.slots[r.slot];
         if (r.target && now !== passed[k]) r.target.set(ctx, copyValue(now));
+        ctx.slots[r.slot] = own[k]!;
       }
       for (let k = 0; k < outs.length; k++) {
         const o = outs[k]!;
@@ -198,8 +203,13 @@ export class StatementCompiler {
         const binding = bindArguments(this.exprs, block.params, s.args, true);
         return (ctx) => {
           binding.copyIn(ctx);
-          const flow = run(ctx);
-          binding.copyOut(ctx);
+          let flow: Flow;
+          try {
+            flow = run(ctx);
+          } finally {
+            // Also when the block throws: the context may be pooled and reused.
+            binding.copyOut(ctx);
+          }
           return flow === FLOW_EXIT ? FLOW_EXIT : FLOW_NEXT;
         };
       }

@@ -101,15 +101,7 @@ describe('egress marking', () => {
   });
 });
 
-// Skipped until the emulator's egress queues are fixed: a packet queued in a pooled context (every
-// packet queued after the first departure) leaves with egress_port 0 and is dropped. After egress
-// ran on a context, the slot of a sub-control's `inout standard_metadata` parameter
-// (egress.prune_flood.standard_metadata) is the same object as standard_metadata's slot, and
-// copyContextInto, copying every slot in order, overwrites standard_metadata with the source's stale
-// parameter slot (src/switch/pipeline/compiled-pipeline.ts, queued-egress.ts). forward.p4 shows it
-// too; queue_probe.p4, with no sub-control in egress, does not. Unskip once a burst through a rated
-// port delivers every packet.
-describe.skip('egress marking over a real queue', () => {
+describe('egress marking over a real queue', () => {
   it('marks exactly the packets that found the PS port\'s queue at or over the threshold', async () => {
     const clock = new VirtualClock(1_000_000);
     rig = await AtpRig.start(DEFINES, undefined, { clock, queues: [{ port: PS.switchPort, rate: { unit: 'pps', value: 1000 } }] });
