@@ -355,3 +355,26 @@ describe('sizes the switch would refuse', () => {
     expect(refusal(compile(text)).code).toBe(4038);
   });
 });
+
+describe('compile-time integers', () => {
+  /** `const int c0 = base; const int c1 = c0 * c0; …` (each constant uses the last twice). */
+  const squares = (n: number, base: string): string => {
+    let decls = `const int c0 = ${base};\n`;
+    for (let i = 1; i < n; i++) decls += `const int c${i} = c${i - 1} * c${i - 1};\n`;
+    return decls;
+  };
+
+  it('refuses an integer past 65,536 bits once, where it first appears (squaring 2^4096 forty times took 26 s and ended in "Maximum BigInt size exceeded")', () => {
+    const d = refusal(compile(PROGRAM(`hdr.h.b = (bit<8>)c39;`, squares(40, '1 << 4096'))));
+    expect(d.code).toBe(3025);
+    expect(d.message).toBe('this compile-time integer needs more than 65536 bits; no width is that large (they stop at 2048)');
+    // c0 is 2^4096 (4,097 bits), so c4 is 2^65536 (65,537 bits), the first past the limit: the fifth declaration.
+    expect(d.span?.start.line).toBe(6 + 4);
+  });
+
+  it('evaluates a failed constant once: forty constants each using the last twice, from one that is not constant', () => {
+    const result = compile(PROGRAM(`hdr.h.b = (bit<8>)c39;`, squares(40, '1 / 0')));
+    expect(result.diagnostics.filter((d) => d.id === 'InternalError')).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(Array<number>(40).fill(3007));
+  });
+});

@@ -50,7 +50,7 @@ export const foldConstantsPass: Pass = {
       if (type.kind !== 'bits' && type.kind !== 'int' && type.kind !== 'bool') return;
       const value = typer.resolver.constants.evaluate(decl.value);
       if (value === undefined) {
-        context.diagnostics.report('NotConstant', decl.value.span, [`the value of constant '${decl.name.text}'`]);
+        if (!typer.resolver.constants.isTooLarge(decl.value)) context.diagnostics.report('NotConstant', decl.value.span, [`the value of constant '${decl.name.text}'`]);
         return;
       }
       if (type.kind === 'bits' && typeof value === 'bigint') {

@@ -3,7 +3,11 @@
  * literals, constants (followed through their declarations), operators,
  * casts and `?:`. Results are memoised in the CONSTANTS side table.
  * Returns undefined for anything that is not a compile-time constant; the
- * caller decides whether that is an error.
+ * caller decides whether that is an error. Integers are limited to
+ * MAX_CONSTANT_BITS, so that squaring a constant again and again cannot
+ * take minutes and then fail ("Maximum BigInt size exceeded"); failures are
+ * remembered, so that a chain of constants each using the last twice is not
+ * evaluated an exponential number of times.
  */
 import type { Expression } from '../ast/expressions.js';
 import type { AstNode } from '../ast/walk.js';
@@ -11,8 +15,22 @@ import type { Entity } from './scope.js';
 
 export type ConstValue = bigint | boolean;
 
+/** Bits a compile-time integer may take: far above any width (2048), and arithmetic on it stays cheap. */
+export const MAX_CONSTANT_BITS = 1 << 16;
+
+function bitLength(v: bigint): number {
+  return (v < 0n ? -v : v).toString(16).length * 4;
+}
+
 export class ConstEvaluator {
   private readonly inProgress = new Set<AstNode>();
+  /** Expressions that evaluated to nothing, until types are known (they may evaluate then). */
+  private failed = new Set<Expression>();
+  /** Expressions whose value is, or needs, an integer past MAX_CONSTANT_BITS. */
+  private readonly tooLarge = new Set<Expression>();
+  private tooLargeSeen = 0;
+  /** Called once for each expression whose own result would pass MAX_CONSTANT_BITS. */
+  onTooLarge: (expression: Expression) => void = () => undefined;
   /** Once expressions are typed: wraps each folded operation to its fixed width, as bit<W> arithmetic does. */
   private widthOf: (e: Expression) => { width: number; signed: boolean } | null = () => null;
 
@@ -25,6 +43,12 @@ export class ConstEvaluator {
   ): void {
     this.widthOf = widthOf;
     if (sizeOf) this.sizeOf = sizeOf;
+    this.failed = new Set();
+  }
+
+  /** Whether `expression` has no value because some integer in it would pass MAX_CONSTANT_BITS (reported already). */
+  isTooLarge(expression: Expression): boolean {
+    return this.tooLarge.has(expression);
   }
 
   constructor(
@@ -37,13 +61,28 @@ export class ConstEvaluator {
   evaluate(expression: Expression): ConstValue | undefined {
     const memo = this.values.get(expression);
     if (memo !== undefined) return memo;
+    if (this.failed.has(expression)) {
+      if (this.tooLarge.has(expression)) this.tooLargeSeen++;
+      return undefined;
+    }
     if (this.inProgress.has(expression)) return undefined;
     this.inProgress.add(expression);
+    const tooLargeBefore = this.tooLargeSeen;
     try {
       let value = this.compute(expression);
       const width = typeof value === 'bigint' && expression.kind !== 'PathExpression' ? this.widthOf(expression) : null;
       if (width && typeof value === 'bigint') value = width.signed ? BigInt.asIntN(width.width, value) : BigInt.asUintN(width.width, value);
-      if (value !== undefined) this.values.set(expression, value);
+      if (typeof value === 'bigint' && bitLength(value) > MAX_CONSTANT_BITS) {
+        value = undefined;
+        this.tooLargeSeen++;
+        this.onTooLarge(expression);
+      }
+      if (value !== undefined) {
+        this.values.set(expression, value);
+      } else {
+        this.failed.add(expression);
+        if (this.tooLargeSeen > tooLargeBefore) this.tooLarge.add(expression);
+      }
       return value;
     } finally {
       this.inProgress.delete(expression);

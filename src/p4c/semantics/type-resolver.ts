@@ -9,7 +9,7 @@ import type { Expression, TypeRef } from '../ast/expressions.js';
 import type { AstNode } from '../ast/walk.js';
 import type { DiagnosticBag } from '../diagnostics/bag.js';
 import { IR_MAX_STACK_SIZE } from '../ir/limits.js';
-import { ConstEvaluator } from './const-eval.js';
+import { ConstEvaluator, MAX_CONSTANT_BITS } from './const-eval.js';
 import { bits, BOOL, ERROR_TYPE, INT, STRING, UNKNOWN, VOID, type BitsP4Type, type P4Type } from './p4-types.js';
 import type { Entity } from './scope.js';
 
@@ -31,6 +31,7 @@ export class TypeResolver {
       if (t.kind === 'bool') return 'bool';
       return null;
     });
+    this.constants.onTooLarge = (e) => this.reportOnce(e, 'ConstantTooLarge', [String(MAX_CONSTANT_BITS)]);
   }
 
   resolve(ref: TypeRef, subst: Substitution = new Map()): P4Type {
@@ -40,7 +41,7 @@ export class TypeResolver {
         if (this.overflowingWidth(ref, ref.width)) return UNKNOWN;
         const width = this.constants.integer(ref.width);
         if (width === undefined) {
-          this.reportOnce(ref, 'NotConstant', ['a width']);
+          if (!this.constants.isTooLarge(ref.width)) this.reportOnce(ref, 'NotConstant', ['a width']);
           return UNKNOWN;
         }
         const min = ref.signed ? 1n : 0n;
@@ -178,7 +179,7 @@ export class TypeResolver {
   }
 
   private readonly reported = new Set<AstNode>();
-  private reportOnce(node: AstNode, id: 'NotConstant' | 'InvalidWidth' | 'WidthDoesNotFit' | 'StackTooLarge', args: string[]): void {
+  private reportOnce(node: AstNode, id: 'NotConstant' | 'InvalidWidth' | 'WidthDoesNotFit' | 'StackTooLarge' | 'ConstantTooLarge', args: string[]): void {
     if (this.reported.has(node)) return;
     this.reported.add(node);
     this.diagnostics.report(id, node.span, args);
