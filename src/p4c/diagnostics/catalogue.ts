@@ -45,6 +45,11 @@ export const DIAGNOSTIC_CATALOGUE = {
   InvalidCommandLineDefine: { code: 1116, severity: 'error', template: "invalid -D definition '{0}': expected NAME or NAME=VALUE" },
   MalformedMacroParameters: { code: 1117, severity: 'error', template: "malformed parameter list of macro '{0}'" },
   MacroExpansionTooLarge: { code: 1118, severity: 'error', template: "expanding macro '{0}' makes more than {1} tokens" },
+  TooManyIncludes: {
+    code: 1119,
+    severity: 'error',
+    template: 'more than {0} files are included in all (a file counts each time it is included); guard the files with #ifndef/#define or #pragma once',
+  },
 
   // 1200-1499: syntax
   ExpectedToken: { code: 1201, severity: 'error', template: 'expected {0}, found {1}' },
