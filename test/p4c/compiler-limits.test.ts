@@ -378,3 +378,15 @@ describe('compile-time integers', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(Array<number>(40).fill(3007));
   });
 });
+
+describe('includes', () => {
+  it('stops after 4,096 inclusions in all: files each including the next twice, 30 deep, would be read 2^30 times (20 deep took 69 s)', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`f${i}.p4`] = `#include "f${i + 1}.p4"\n#include "f${i + 1}.p4"\n`;
+    files['f30.p4'] = '';
+    const text = `${V1MODEL}#include "f0.p4"\n${PROGRAM('').slice(V1MODEL.length)}`;
+    const result = compileProgram('test.p4', { text, fileSystem: memoryFileSystem({ ...files, 'test.p4': text }, nodeFileSystem) });
+    expect(result.diagnostics.map((d) => d.code)).toEqual([1119]);
+    expect(result.diagnostics[0]!.message).toContain('more than 4096 files are included in all');
+  });
+});

@@ -37,6 +37,11 @@ export interface PreprocessContext {
 
 /** Files included inside each other more deeply than this are reported. */
 const MAX_INCLUDE_DEPTH = 64;
+/**
+ * Inclusions in all, each time a file is included counting: two files each
+ * including the next twice, 30 deep, would be read 2^30 times.
+ */
+const MAX_INCLUSIONS = 4096;
 const COMMAND_LINE = '<command-line>';
 
 /**
@@ -60,6 +65,7 @@ class Preprocessor {
   private readonly output: Token[] = [];
   private readonly includeStack: string[] = [];
   private readonly onceFiles = new Set<string>();
+  private inclusions = 0;
 
   constructor(
     private readonly options: PreprocessOptions,
@@ -274,6 +280,10 @@ class Preprocessor {
     }
     if (this.includeStack.length >= MAX_INCLUDE_DEPTH) {
       bag.report('IncludeTooDeep', target.span, [MAX_INCLUDE_DEPTH]);
+      return;
+    }
+    if (++this.inclusions > MAX_INCLUSIONS) {
+      if (this.inclusions === MAX_INCLUSIONS + 1) bag.report('TooManyIncludes', target.span, [MAX_INCLUSIONS]);
       return;
     }
     const text = this.fs.readFile(resolved.path);
