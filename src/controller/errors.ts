@@ -83,6 +83,12 @@ export const ControllerErrorCode = {
   /** A worker's address or MAC disagrees with its host in the topology. */
   JOB_HOST_MISMATCH: 'JOB_HOST_MISMATCH',
 
+  // --- rollout ---
+  /** An ATP job whose level-1 contributors (or one rack's workers) would exceed the 31 a 5-bit fan-in counts, whatever aggregates. */
+  ATP_TOO_MANY_CONTRIBUTORS: 'ATP_TOO_MANY_CONTRIBUTORS',
+  /** An ATP job whose parameter server shares a host with a worker: that worker's packets would never cross a switch. */
+  ATP_PS_ON_WORKER_HOST: 'ATP_PS_ON_WORKER_HOST',
+
   // --- capacity ---
   /** The job does not fit: the error's `shortfalls` say what and how much is free. Nothing was allocated. */
   CAPACITY_EXHAUSTED: 'CAPACITY_EXHAUSTED',

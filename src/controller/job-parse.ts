@@ -9,6 +9,8 @@ import { SWITCHML_DEFAULT_ELEMENTS } from '../wire/index.js';
 import { MAX_JOB_SLOTS } from './capacity-limits.js';
 import { ControllerError, ControllerErrorCode as C, ProblemLog } from './errors.js';
 import { ObjectReader } from './json-reader.js';
+import { ATP_DEFAULT_POOL, ATP_MAX_POOL } from './atp-limits.js';
+import { checkAtpFields, readAtpOptions } from './job-atp-fields.js';
 import { readEndpoint, readTimeouts, readWorkers, type KeyStyle } from './job-fields.js';
 import {
   ALGORITHMS,
@@ -25,7 +27,7 @@ import {
 const needsParameterServer = (algorithm: Algorithm, fallback: Fallback): boolean =>
   algorithm === 'ps' || algorithm === 'atp' || algorithm === 'omnireduce' || (fallback === 'ps' && (algorithm === 'switchml' || algorithm === 'rina'));
 
-const JOB_FIELDS = ['id', 'name', 'algorithm', 'workers', 'pool_size', 'elements_per_packet', 'timeouts', 'fallback', 'parameter_server'];
+const JOB_FIELDS = ['id', 'name', 'algorithm', 'workers', 'pool_size', 'elements_per_packet', 'timeouts', 'fallback', 'parameter_server', 'atp'];
 
 function readJob(value: unknown, style: KeyStyle, source: string | undefined): JobSpec {
   const log = new ProblemLog();
@@ -40,7 +42,11 @@ function readJob(value: unknown, style: KeyStyle, source: string | undefined): J
   const name = r.text(k('name'));
   const algorithm = r.oneOf(k('algorithm'), ALGORITHMS);
   const workers = readWorkers(r, style);
-  const poolSize = r.integer(k('pool_size'), 1, MAX_JOB_SLOTS, ' (a 15-bit slot index)') ?? (r.has(k('pool_size')) ? undefined : DEFAULT_POOL_SIZE);
+  const isAtp = algorithm === 'atp';
+  // ATP hashes over a shared pool (16-bit aggregator indices); SwitchML reserves a range (15-bit slot indices).
+  const poolSize = isAtp
+    ? (r.integer(k('pool_size'), 1, ATP_MAX_POOL, ' (aggregators of the shared pool, a 16-bit index)') ?? (r.has(k('pool_size')) ? undefined : ATP_DEFAULT_POOL))
+    : (r.integer(k('pool_size'), 1, MAX_JOB_SLOTS, ' (a 15-bit slot index)') ?? (r.has(k('pool_size')) ? undefined : DEFAULT_POOL_SIZE));
   const maxElements = maxElementsPerPacket(algorithm ?? 'switchml');
   const elements =
     r.integer(k('elements_per_packet'), 1, maxElements, ` (a ${algorithm ?? 'switchml'} packet must fit a ${MTU}-byte MTU)`) ??
@@ -48,14 +54,16 @@ function readJob(value: unknown, style: KeyStyle, source: string | undefined): J
   const timeouts = readTimeouts(r, style);
   const fallback = r.oneOf(k('fallback'), FALLBACKS) ?? 'ring';
   const parameterServer = readEndpoint(r, style, k('parameter_server'));
+  const atp = readAtpOptions(r, style, isAtp, timeouts);
+  if (isAtp) checkAtpFields(r, style, id, workers, parameterServer);
   if (algorithm !== undefined && needsParameterServer(algorithm, fallback) && !r.has(k('parameter_server'))) {
     const why = algorithm === 'omnireduce' ? 'OmniReduce aggregates on a host' : algorithm === 'ps' || algorithm === 'atp' ? `${algorithm} sends to a parameter server` : 'the fallback is "ps"';
     log.add(C.JOB_NEEDS_PARAMETER_SERVER, r.at(k('parameter_server')), `${why}; add ${k('parameter_server')}: { "host": "h5", "${k('udp_port')}": 48880 }`);
   }
-  if (!log.empty || id === undefined || algorithm === undefined || !workers || poolSize === undefined || elements === undefined || !timeouts) {
+  if (!log.empty || id === undefined || algorithm === undefined || !workers || poolSize === undefined || elements === undefined || !timeouts || (isAtp && !atp)) {
     return failed(log, source);
   }
-  return { id, name, algorithm, workers, poolSize, elementsPerPacket: elements, timeouts, fallback, parameterServer };
+  return { id, name, algorithm, workers, poolSize, elementsPerPacket: elements, timeouts, fallback, parameterServer, atp };
 }
 
 function failed(log: ProblemLog, source: string | undefined): never {

@@ -7,7 +7,9 @@
  *
  * The job id is the 16-bit `job_id` of the INA headers (docs/wire.md). Ranks
  * are 0..n−1; for SwitchML a worker's rank is also its bit in the switch's
- * seen bitmap. Timeout defaults are the SwitchML agent's loopback timing.
+ * seen bitmap. For ATP `poolSize` is how many aggregators of the switches'
+ * shared pool the job hashes over (it reserves none). Timeout defaults are
+ * the SwitchML agent's loopback timing, which the ATP agents share.
  */
 import { ATP_HEADER_LENGTH, OMNIREDUCE_EXPONENT_LENGTH, OMNIREDUCE_HEADER_LENGTH, RINA_HEADER_LENGTH, SWITCHML_HEADER_LENGTH } from '../wire/index.js';
 
@@ -49,6 +51,20 @@ export interface JobTimeouts {
   readonly maxRetries: number;
 }
 
+/** What only an ATP job has (docs/atp.md, "Workers"); every worker and the PS use the same values. */
+export interface AtpJobOptions {
+  /** Window positions W: sequence s uses position s mod W and waits for s − W. */
+  readonly window: number;
+  /** Packets outstanding at the start (default: the agents', min(16, W)); ECN marks then steer it. */
+  readonly initialWindow: number | undefined;
+  /** The value range R of the job's fixed-point scale; larger values go as float32. */
+  readonly valueRange: number;
+  /** Queue depth in packets at which switches mark ECN; undefined: the job asks for no marking. */
+  readonly ecnThreshold: number | undefined;
+  /** How long an untouched aggregator stays its owner's before anyone may take it, ms. */
+  readonly reclaimMs: number;
+}
+
 export interface JobSpec {
   readonly id: number;
   readonly name: string | undefined;
@@ -62,6 +78,8 @@ export interface JobSpec {
   readonly fallback: Fallback;
   /** Required for ps, atp, omnireduce (its aggregator) and a "ps" fallback. */
   readonly parameterServer: JobEndpoint | undefined;
+  /** ATP jobs only (defaults filled in); undefined for every other algorithm. */
+  readonly atp: AtpJobOptions | undefined;
 }
 
 /** The TypeScript form of a job spec: addresses as text, optional fields defaulted. */
@@ -75,6 +93,7 @@ export interface JobSpecInput {
   readonly timeouts?: Partial<JobTimeouts>;
   readonly fallback?: Fallback;
   readonly parameterServer?: { host?: string; ip?: string; udpPort: number };
+  readonly atp?: Partial<AtpJobOptions>;
 }
 
 export const DEFAULT_POOL_SIZE = 256;

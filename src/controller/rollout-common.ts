@@ -65,6 +65,7 @@ export function ringPlan(placed: PlacedJob, requested: Algorithm, reasons: reado
     ring,
     expectedRingLength: ring.length,
     parameterServer: undefined,
+    atp: undefined,
     reasons: [...reasons, `ring AllReduce among ${plural(ring.length, 'worker')} in rank order, with no switch state`],
   };
 }
@@ -83,6 +84,7 @@ export function hostAggregatorPlan(placed: PlacedJob, requested: Algorithm, runs
     ring: undefined,
     expectedRingLength: undefined,
     parameterServer: ps,
+    atp: undefined,
     reasons: [...reasons, `${plural(placed.workers.length, 'worker')} send to ${what} on ${ps.host}, with no switch state`],
   };
 }

@@ -5,6 +5,7 @@
  * aggregation points into switch entries and resources (jobDemand), the
  * agents read their worker's role, and people read the reasons.
  */
+import type { AtpPlan } from './atp-plan.js';
 import type { Algorithm } from './job.js';
 import type { PlacedHost } from './job-placement.js';
 
@@ -25,7 +26,7 @@ export type InNetwork = 'full' | 'partial' | 'none';
 
 export interface AggregationMember {
   readonly rank: number;
-  /** The worker's bit at this switch (SwitchML: its rank; per-rack points: its index in the rack by rank). */
+  /** The worker's bit at this switch (SwitchML: its rank; per-rack points: its index in the rack by rank; ATP's level 1: its bitmap1 bit). */
   readonly workerId: number;
   readonly host: string;
   /** The aggregating switch's port towards the worker (where its result replica leaves). */
@@ -34,10 +35,10 @@ export interface AggregationMember {
 
 export interface AggregationPoint {
   readonly switch: string;
-  /** 'job': one switch for every worker; 'rack': a ToR for its rack's workers. */
+  /** 'job': one switch for every worker (ATP: the level-1 switch); 'rack': a ToR for its rack's workers. */
   readonly scope: 'job' | 'rack';
   readonly rack: string | undefined;
-  /** Slots this point needs (the job's pool size). */
+  /** Slots this point needs (the job's pool size); 0 for ATP, whose pool is shared. */
   readonly slots: number;
   /** By rank. */
   readonly members: readonly AggregationMember[];
@@ -85,6 +86,8 @@ export interface RolloutPlan {
   readonly expectedRingLength: number | undefined;
   /** The host aggregator the plan uses (parameter server, OmniReduce aggregator), if any. */
   readonly parameterServer: PlacedHost | undefined;
+  /** ATP's levels, bits and contributors; undefined for other algorithms. */
+  readonly atp: AtpPlan | undefined;
   /** Why, in order: one line per decision (per rack where racks differ), then the outcome. */
   readonly reasons: readonly string[];
 }

@@ -1,18 +1,12 @@
 /**
- * The per-rack rules, where each rack decides for itself and a rollout pays
- * off rack by rack:
- *
- * - **ATP**: a rack whose ToR is INA-capable is aggregated by that ToR (the
- *   first level), which sends partial sums on to the parameter server; the
- *   workers of other racks send to the parameter server directly (ATP's own
- *   fallback). A rack with more workers than the 5-bit fan-in counts sends
- *   directly too.
- * - **Rina**: a rack whose ToR is INA-capable is one ring member (an
- *   abstracted worker) whose agent is its lowest-ranked worker; every worker
- *   of another rack is a ring member of its own. The ring runs in order of
- *   each member's agent rank, so it is the same on every host.
+ * Rina's per-rack rule, where each rack decides for itself and a rollout
+ * pays off rack by rack: a rack whose ToR is INA-capable is one ring member
+ * (an abstracted worker) whose agent is its lowest-ranked worker; every
+ * worker of another rack is a ring member of its own. The ring runs in order
+ * of each member's agent rank, so it is the same on every host. (ATP's rule
+ * is in rollout-atp.ts.)
  */
-import { ATP_MAX_FAN_IN, RINA_MAX_RACK_WORKERS } from '../wire/index.js';
+import { RINA_MAX_RACK_WORKERS } from '../wire/index.js';
 import type { PlacedJob } from './job-placement.js';
 import { membersAt, plural, rackGroups, ringPlan, workerPlan, type RackGroup } from './rollout-common.js';
 import type { AggregationPoint, InNetwork, RingMember, RolloutPlan, WorkerPlan } from './rollout-plan.js';
@@ -23,45 +17,6 @@ function inNetwork(aggregatedRacks: number, racks: number): InNetwork {
 
 function rackPoint(placed: PlacedJob, g: RackGroup, reason: string): AggregationPoint {
   return { switch: g.tor, scope: 'rack', rack: g.rack, slots: placed.job.poolSize, members: membersAt(placed, g.tor, g.workers, (_, i) => i), reason };
-}
-
-export function planAtp(placed: PlacedJob): RolloutPlan {
-  const ps = placed.parameterServer!;
-  const points: AggregationPoint[] = [];
-  const workers: WorkerPlan[] = [];
-  const reasons: string[] = [];
-  const groups = rackGroups(placed);
-  for (const g of groups) {
-    const count = plural(g.workers.length, 'worker');
-    if (g.ina && g.workers.length <= ATP_MAX_FAN_IN) {
-      const reason = `rack ${g.rack}: ToR ${g.tor} is INA-capable, it aggregates its ${count} and sends partial sums to the parameter server on ${ps.host}`;
-      points.push(rackPoint(placed, g, reason));
-      reasons.push(reason);
-      g.workers.forEach((w, i) => workers.push(workerPlan(w, { role: 'switch-aggregated', aggregationPoint: g.tor, workerId: i })));
-    } else {
-      const why = g.ina ? `ToR ${g.tor} is INA-capable but its ${count} exceed ATP's fan-in of ${ATP_MAX_FAN_IN}` : `ToR ${g.tor} is not INA-capable`;
-      reasons.push(`rack ${g.rack}: ${why}, its ${count} send to the parameter server on ${ps.host} directly`);
-      for (const w of g.workers) workers.push(workerPlan(w, { role: 'to-host-aggregator' }));
-    }
-  }
-  const level = inNetwork(points.length, groups.length);
-  reasons.push(
-    level === 'none'
-      ? `no rack has an INA-capable ToR: ATP runs as a plain parameter server on ${ps.host}`
-      : `in-network aggregation in ${points.length} of ${plural(groups.length, 'rack')}; the parameter server on ${ps.host} completes the sum`,
-  );
-  return {
-    jobId: placed.job.id,
-    requested: 'atp',
-    runs: level === 'none' ? 'ps' : 'atp',
-    inNetwork: level,
-    aggregationPoints: points,
-    workers: workers.sort((x, y) => x.rank - y.rank),
-    ring: undefined,
-    expectedRingLength: undefined,
-    parameterServer: ps,
-    reasons,
-  };
 }
 
 export function planRina(placed: PlacedJob): RolloutPlan {
@@ -109,6 +64,7 @@ export function planRina(placed: PlacedJob): RolloutPlan {
     ring,
     expectedRingLength: ring.length,
     parameterServer: undefined,
+    atp: undefined,
     reasons,
   };
 }

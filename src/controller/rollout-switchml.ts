@@ -41,6 +41,7 @@ function aggregateAt(placed: PlacedJob, sw: TopologySwitch, reasons: string[]): 
     ring: undefined,
     expectedRingLength: undefined,
     parameterServer: undefined,
+    atp: undefined,
     reasons: [...reasons, outcome],
   };
 }

@@ -5,8 +5,9 @@
  * (see rollout-stages.ts). Per algorithm:
  *
  *   switchml    one switch for the whole job (rollout-switchml.ts), else the fallback
- *   atp         each INA rack's ToR, the parameter server for the rest (rollout-racks.ts)
- *   rina        INA racks as abstracted ring members, other workers individually (rollout-racks.ts)
+ *   atp         INA racks' ToRs at level 0, an INA switch on every path to the
+ *               parameter server at level 1, the parameter server for the rest (rollout-atp.ts)
+ *   rina        INA racks as abstracted ring members, other workers individually (rollout-rina.ts)
  *   omnireduce  host aggregators, no switch state
  *   ring, ps    no switch state
  */
@@ -14,11 +15,12 @@ import type { JobSpec } from './job.js';
 import { placeJob } from './job-placement.js';
 import { hostAggregatorPlan, ringPlan } from './rollout-common.js';
 import type { RolloutPlan } from './rollout-plan.js';
-import { planAtp, planRina } from './rollout-racks.js';
+import { planAtp, type AtpRolloutOptions } from './rollout-atp.js';
+import { planRina } from './rollout-rina.js';
 import { planSwitchMl, type AncestorRule } from './rollout-switchml.js';
 import type { Topology } from './topology.js';
 
-export interface RolloutOptions {
+export interface RolloutOptions extends AtpRolloutOptions {
   /** Which switches may aggregate a SwitchML job spanning racks (default 'every-path'); see rollout-switchml.ts. */
   readonly ancestorRule?: AncestorRule;
 }
@@ -30,7 +32,7 @@ export function planRollout(topology: Topology, job: JobSpec, options: RolloutOp
     case 'switchml':
       return planSwitchMl(placed, options.ancestorRule ?? 'every-path');
     case 'atp':
-      return planAtp(placed);
+      return planAtp(placed, options);
     case 'rina':
       return planRina(placed);
     case 'omnireduce':

@@ -61,10 +61,14 @@ describe('job specs', () => {
 
   test('a parameter server for ps, atp, omnireduce and a ps fallback', () => {
     const ps = { host: 'h4', udp_port: 48880 };
-    for (const algorithm of ['ps', 'atp', 'omnireduce']) {
+    for (const algorithm of ['ps', 'omnireduce']) {
       expect(parseJobSpec({ ...jsonJob(), algorithm, parameter_server: ps }).parameterServer).toEqual({ host: 'h4', ip: undefined, udpPort: 48880 });
       expect(problemsOf(() => parseJobSpec({ ...jsonJob(), algorithm }))).toEqual([['JOB_NEEDS_PARAMETER_SERVER', '$.parameter_server']]);
     }
+    // ATP's ports are in its block (test/controller/atp-job.test.ts has the rest).
+    const atpJob = { ...jsonJob(), algorithm: 'atp', workers: [{ rank: 0, host: 'h1', udp_port: 0xbf00 }] };
+    expect(parseJobSpec({ ...atpJob, parameter_server: { host: 'h4', udp_port: 0xbf00 } }).parameterServer).toEqual({ host: 'h4', ip: undefined, udpPort: 0xbf00 });
+    expect(problemsOf(() => parseJobSpec(atpJob))).toEqual([['JOB_NEEDS_PARAMETER_SERVER', '$.parameter_server']]);
     expect(problemsOf(() => parseJobSpec({ ...jsonJob(), fallback: 'ps' }))).toEqual([['JOB_NEEDS_PARAMETER_SERVER', '$.parameter_server']]);
     expect(parseJobSpec({ ...jsonJob(), algorithm: 'ring', fallback: 'ps' }).fallback).toBe('ps');
   });

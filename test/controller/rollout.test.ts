@@ -143,54 +143,6 @@ describe('SwitchML: one switch for the whole job', () => {
   });
 });
 
-describe('ATP: per-rack ToR aggregation, the parameter server for the rest', () => {
-  test('0, 1 and 2 INA-capable ToRs', () => {
-    const plans = rolloutStages(oneSpine).map((s) => planRollout(s.topology, job('atp')));
-    expect(plans.map(summary)).toEqual([
-      {
-        runs: 'ps',
-        inNetwork: 'none',
-        points: [],
-        reasons: [
-          'rack r1: ToR s1 is not INA-capable, its 2 workers send to the parameter server on h4 directly',
-          'rack r2: ToR s2 is not INA-capable, its 2 workers send to the parameter server on h4 directly',
-          'no rack has an INA-capable ToR: ATP runs as a plain parameter server on h4',
-        ],
-      },
-      {
-        runs: 'atp',
-        inNetwork: 'partial',
-        points: ['s1:rack:0@1#0,2@2#1'],
-        reasons: [
-          'rack r1: ToR s1 is INA-capable, it aggregates its 2 workers and sends partial sums to the parameter server on h4',
-          'rack r2: ToR s2 is not INA-capable, its 2 workers send to the parameter server on h4 directly',
-          'in-network aggregation in 1 of 2 racks; the parameter server on h4 completes the sum',
-        ],
-      },
-      {
-        runs: 'atp',
-        inNetwork: 'full',
-        points: ['s1:rack:0@1#0,2@2#1', 's2:rack:1@1#0,3@2#1'],
-        reasons: [
-          'rack r1: ToR s1 is INA-capable, it aggregates its 2 workers and sends partial sums to the parameter server on h4',
-          'rack r2: ToR s2 is INA-capable, it aggregates its 2 workers and sends partial sums to the parameter server on h4',
-          'in-network aggregation in 2 of 2 racks; the parameter server on h4 completes the sum',
-        ],
-      },
-    ]);
-    expect(plans[1]!.workers.map((w) => [w.rank, w.role, w.aggregationPoint, w.workerId])).toEqual([
-      [0, 'switch-aggregated', 's1', 0],
-      [1, 'to-host-aggregator', undefined, undefined],
-      [2, 'switch-aggregated', 's1', 1],
-      [3, 'to-host-aggregator', undefined, undefined],
-    ]);
-    expect(jobDemand(plans[2]!).switches).toEqual([
-      { switch: 's1', slots: 128, workers: 2 },
-      { switch: 's2', slots: 128, workers: 2 },
-    ]);
-  });
-});
-
 describe('Rina: INA racks as abstracted workers, the rest individually', () => {
   const ringOf = (plan: RolloutPlan): string[] => plan.ring!.map((m) => `${m.position}:${m.kind}:${m.rack}:${m.agentRank}:[${m.ranks.join(',')}]`);
 
