@@ -15,9 +15,11 @@ import { RangePool } from './range-pool.js';
 export interface SwitchAllocation {
   readonly switch: string;
   readonly jobId: number;
-  /** First slot of the job's contiguous range in the switch's pool. */
+  /** First slot of the job's contiguous range in the switch's pool (0 when it has none). */
   readonly slotBase: number;
+  /** 0: no range (an ATP job, which shares the pool). */
   readonly slots: number;
+  /** 0: no group (ATP's level 1). */
   readonly multicastGroup: number;
   readonly workers: number;
 }
@@ -42,8 +44,8 @@ export function checkSnapshot(snapshot: CapacitySnapshot, limitsOf: (sw: string)
   const jobs = new Map<string, Set<number>>();
   snapshot.allocations.forEach((a, i) => {
     const at = `$.allocations[${i}]`;
-    if (typeof a?.switch !== 'string' || !isCount(a.jobId, 0) || !isCount(a.slotBase, 0) || !isCount(a.slots, 1) || !isCount(a.multicastGroup, 1) || !isCount(a.workers, 1)) {
-      add(at, 'a record needs switch (text), jobId, slotBase ≥ 0, slots ≥ 1, multicastGroup ≥ 1 and workers ≥ 1 (integers)');
+    if (typeof a?.switch !== 'string' || !isCount(a.jobId, 0) || !isCount(a.slotBase, 0) || !isCount(a.slots, 0) || !isCount(a.multicastGroup, 0) || !isCount(a.workers, 1)) {
+      add(at, 'a record needs switch (text), jobId, slotBase ≥ 0, slots ≥ 0, multicastGroup ≥ 0 (0: none) and workers ≥ 1 (integers)');
       return;
     }
     const limits = limitsOf(a.switch);
@@ -56,13 +58,16 @@ export function checkSnapshot(snapshot: CapacitySnapshot, limitsOf: (sw: string)
     if (a.workers > limits.maxWorkersPerJob) add(`${at}.workers`, `${on} has ${a.workers} workers; a switch takes at most ${limits.maxWorkersPerJob} per job`);
     const pool = slots.get(a.switch) ?? new RangePool(0, limits.slots - 1);
     slots.set(a.switch, pool);
-    if (!pool.contains(a.slotBase, a.slots)) {
+    if (a.slots === 0) {
+      // An ATP job: no range of its own.
+    } else if (!pool.contains(a.slotBase, a.slots)) {
       add(`${at}.slotBase`, `${on} holds slots ${a.slotBase}..${a.slotBase + a.slots - 1}, beyond the pool of ${limits.slots}`);
     } else {
       const clash = pool.overlapping(a.slotBase, a.slots);
       if (clash) add(`${at}.slotBase`, `${on} holds slots ${a.slotBase}..${a.slotBase + a.slots - 1}, which overlap slots ${clash.start}..${clash.start + clash.size - 1} of another job`);
       else pool.take(a.slotBase, a.slots);
     }
+    if (a.multicastGroup === 0) return;
     const { first, last } = limits.jobGroups;
     if (a.multicastGroup < first || a.multicastGroup > last) add(`${at}.multicastGroup`, `${on} uses multicast group ${a.multicastGroup}, outside the job range ${first}..${last}`);
     const owners = groups.get(a.switch) ?? new Map<number, number>();

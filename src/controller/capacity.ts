@@ -1,7 +1,9 @@
 /**
  * The capacity allocator: per switch, a pool of slots (first fit), the
  * multicast group ids jobs may take (the flood range is never handed out),
- * the job table's entries, and the workers one job may have there.
+ * the job table's entries, and the workers one job may have there. A job id
+ * holds resources once, whatever its algorithm. ATP jobs ask for no slots
+ * (their pool is shared) and for a group only where ACKs are multicast.
  * `allocate` gives a job everything it asks for on every switch or throws a
  * CapacityError listing each shortfall with what is free, having taken
  * nothing; `release` gives back exactly what the job got. `snapshot` and
@@ -16,10 +18,12 @@ import { RangePool, type Span } from './range-pool.js';
 
 export interface SwitchDemand {
   readonly switch: string;
-  /** Contiguous slots (the job's pool size). */
+  /** Contiguous slots (the job's pool size); 0 for none (ATP: every job shares the switch's pool). */
   readonly slots: number;
   /** Workers aggregated at this switch (each needs a bitmap bit). */
   readonly workers: number;
+  /** Whether the job needs a multicast group here (default true; ATP's level 1 does not). */
+  readonly multicastGroup?: boolean;
 }
 
 export interface JobDemand {
@@ -133,7 +137,7 @@ export class CapacityAllocator {
     demand.switches.forEach((d, i) => {
       if (seen.has(d.switch)) bad(`switches[${i}]`, `switch ${d.switch} appears twice; ask once per switch`);
       seen.add(d.switch);
-      if (!Number.isInteger(d.slots) || d.slots < 1 || d.slots > MAX_JOB_SLOTS) bad(`switches[${i}].slots`, `slots must be an integer from 1 to ${MAX_JOB_SLOTS}, not ${d.slots}`);
+      if (!Number.isInteger(d.slots) || d.slots < 0 || d.slots > MAX_JOB_SLOTS) bad(`switches[${i}].slots`, `slots must be an integer from 0 (none) to ${MAX_JOB_SLOTS}, not ${d.slots}`);
       if (!Number.isInteger(d.workers) || d.workers < 1) bad(`switches[${i}].workers`, `workers must be a positive integer, not ${d.workers}`);
     });
     if (problems.length > 0) throw new ControllerError(problems);
@@ -157,9 +161,9 @@ export class CapacityAllocator {
         void shortfalls.push({ switch: d.switch, resource, needed, free, limit, largestFree });
       if (d.workers > p.limits.maxWorkersPerJob) short('workers', d.workers, p.limits.maxWorkersPerJob, p.limits.maxWorkersPerJob);
       if (p.jobs.size >= p.limits.maxJobs) short('job-entries', 1, 0, p.limits.maxJobs);
-      const slotBase = p.slots.findFirstFit(d.slots, options.avoidSlots?.[d.switch]);
+      const slotBase = d.slots === 0 ? 0 : p.slots.findFirstFit(d.slots, options.avoidSlots?.[d.switch]);
       if (slotBase === undefined) short('slots', d.slots, p.slots.free, p.slots.capacity, p.slots.largestFree);
-      const group = p.groups.findFirstFit(1);
+      const group = d.multicastGroup === false ? 0 : p.groups.findFirstFit(1);
       if (group === undefined) short('multicast-groups', 1, 0, p.groups.capacity);
       if (slotBase !== undefined && group !== undefined) {
         planned.push({ switch: d.switch, jobId: demand.jobId, slotBase, slots: d.slots, multicastGroup: group, workers: d.workers });
@@ -177,8 +181,8 @@ export class CapacityAllocator {
   private commit(jobId: number, allocations: readonly SwitchAllocation[]): JobAllocation {
     for (const a of allocations) {
       const p = this.poolsOf(a.switch);
-      p.slots.take(a.slotBase, a.slots);
-      p.groups.take(a.multicastGroup, 1);
+      if (a.slots > 0) p.slots.take(a.slotBase, a.slots);
+      if (a.multicastGroup > 0) p.groups.take(a.multicastGroup, 1);
       p.jobs.add(jobId);
     }
     const job: JobAllocation = { jobId, switches: [...allocations].sort((x, y) => compareNames(x.switch, y.switch)) };
@@ -192,8 +196,8 @@ export class CapacityAllocator {
     if (!job) throw ControllerError.of(C.CAPACITY_UNKNOWN_JOB, 'jobId', `job ${jobId} holds no resources; nothing to release`);
     for (const a of job.switches) {
       const p = this.poolsOf(a.switch);
-      p.slots.release(a.slotBase, a.slots);
-      p.groups.release(a.multicastGroup, 1);
+      if (a.slots > 0) p.slots.release(a.slotBase, a.slots);
+      if (a.multicastGroup > 0) p.groups.release(a.multicastGroup, 1);
       p.jobs.delete(jobId);
     }
     this.jobs.delete(jobId);

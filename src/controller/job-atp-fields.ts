@@ -1,7 +1,7 @@
 /**
  * The parts of a job spec only ATP has (docs/atp.md): the `atp` object
  * (window positions, initial window, value range, ECN threshold, reclaim
- * time) and ATP's rules on fields every job has: a job id other than 0 (an
+ * time, by default 1 s or the longest resend timeout if that is longer) and ATP's rules on fields every job has: a job id other than 0 (an
  * owner tag of 0 marks a free aggregator), a pool of up to 65536 aggregators,
  * and UDP ports in the ATP block for the workers and the parameter server,
  * since switches recognise ATP packets and ACKs by their destination port.
@@ -39,7 +39,9 @@ export function readAtpOptions(job: ObjectReader, style: KeyStyle, isAtp: boolea
     if (job.has('atp')) job.log.add(C.JOB_UNKNOWN_FIELD, job.at('atp'), '"atp" is for ATP jobs only; remove it or set "algorithm": "atp"');
     return undefined;
   }
-  const defaults: AtpJobOptions = { window: ATP_DEFAULT_WINDOW, initialWindow: undefined, valueRange: ATP_DEFAULT_VALUE_RANGE, ecnThreshold: undefined, reclaimMs: ATP_DEFAULT_RECLAIM_MS };
+  // By default the reclaim time covers the longest resend timeout too (when that fits the 60 s limit).
+  const reclaimMs = Math.max(ATP_DEFAULT_RECLAIM_MS, Math.min(Math.ceil(timeouts?.maxTimeoutMs ?? 0), ATP_MAX_RECLAIM_MS));
+  const defaults: AtpJobOptions = { window: ATP_DEFAULT_WINDOW, initialWindow: undefined, valueRange: ATP_DEFAULT_VALUE_RANGE, ecnThreshold: undefined, reclaimMs };
   const r = job.has('atp') ? job.object('atp', '"atp"') : undefined;
   if (job.has('atp') && !r) return undefined;
   const before = job.log.problems.length;

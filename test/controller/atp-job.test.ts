@@ -74,7 +74,9 @@ describe('ATP job specs', () => {
   test('the reclaim time must cover the longest resend timeout; an atp object on another algorithm is refused', () => {
     expect(problemsOf(() => parseJobSpec(atpJson({ timeouts: { max_timeout_ms: 2000 }, atp: { reclaim_ms: 1999 } })))).toEqual([['JOB_BAD_VALUE', '$.atp.reclaim_ms']]);
     expect(parseJobSpec(atpJson({ timeouts: { max_timeout_ms: 2000 }, atp: { reclaim_ms: 2000 } })).atp!.reclaimMs).toBe(2000);
-    expect(problemsOf(() => parseJobSpec(atpJson({ timeouts: { max_timeout_ms: 2000 } })))).toEqual([['JOB_BAD_VALUE', '$.atp.reclaim_ms']]);
+    // The default follows the longest timeout, up to the 60 s limit.
+    expect(parseJobSpec(atpJson({ timeouts: { max_timeout_ms: 2000 } })).atp!.reclaimMs).toBe(2000);
+    expect(problemsOf(() => parseJobSpec(atpJson({ timeouts: { max_timeout_ms: 60_001 } })))).toEqual([['JOB_BAD_VALUE', '$.atp.reclaim_ms']]);
     expect(problemsOf(() => parseJobSpec({ ...atpJson(), algorithm: 'switchml', atp: {} }))).toEqual([['JOB_UNKNOWN_FIELD', '$.atp']]);
     expect(parseJobSpec({ ...atpJson(), algorithm: 'switchml' }).atp).toBeUndefined();
   });

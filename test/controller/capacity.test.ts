@@ -104,6 +104,27 @@ describe('allocation', () => {
     expect(a.allocate(demand(6, ['s1', 16])).switches[0]).toMatchObject({ slotBase: 0, slots: 16 });
   });
 
+  test('ATP-shaped demands: no slots, and a group only where asked for; job ids stay unique across algorithms', () => {
+    const a = new CapacityAllocator({ perSwitch: { s1: { maxJobs: 2 } } });
+    const atp = a.allocate({ jobId: 3, switches: [{ switch: 's1', slots: 0, workers: 4 }, { switch: 's2', slots: 0, workers: 1, multicastGroup: false }] });
+    expect(atp.switches).toEqual([
+      { switch: 's1', jobId: 3, slotBase: 0, slots: 0, multicastGroup: 16, workers: 4 },
+      { switch: 's2', jobId: 3, slotBase: 0, slots: 0, multicastGroup: 0, workers: 1 },
+    ]);
+    // The slots are all still free, the next group is 17, and job 3 cannot be taken again.
+    expect(a.usage('s1')).toMatchObject({ slotsFree: 4096, groupsFree: 65520 - 1, jobEntriesFree: 1 });
+    expect(a.allocate({ jobId: 4, switches: [{ switch: 's1', slots: 8, workers: 2 }] }).switches[0]).toMatchObject({ slotBase: 0, multicastGroup: 17 });
+    expect(problemsOf(() => a.allocate({ jobId: 3, switches: [] }))).toEqual([['CAPACITY_JOB_EXISTS', 'jobId']]);
+    // The job table is full (2 entries): nothing is taken on any switch.
+    expect(() => a.allocate({ jobId: 5, switches: [{ switch: 's1', slots: 0, workers: 1 }, { switch: 's2', slots: 0, workers: 1, multicastGroup: false }] })).toThrow(CapacityError);
+    expect(a.usage('s2').jobEntriesFree).toBe(63);
+    // Released and restored as read back from the switches.
+    const restored = CapacityAllocator.restore(a.snapshot(), { perSwitch: { s1: { maxJobs: 2 } } });
+    expect(restored.snapshot()).toEqual(a.snapshot());
+    expect(a.release(3).switches.map((s) => s.multicastGroup)).toEqual([16, 0]);
+    expect(a.usage('s1')).toMatchObject({ slotsFree: 4088, jobEntriesFree: 1 });
+  });
+
   test('a job without switch state holds nothing and releases cleanly', () => {
     const a = new CapacityAllocator();
     expect(a.allocate({ jobId: 11, switches: [] })).toEqual({ jobId: 11, switches: [] });
@@ -114,7 +135,8 @@ describe('allocation', () => {
     const a = filled();
     expect(problemsOf(() => a.allocate(demand(1, ['s2', 1])))).toEqual([['CAPACITY_JOB_EXISTS', 'jobId']]);
     expect(problemsOf(() => a.release(42))).toEqual([['CAPACITY_UNKNOWN_JOB', 'jobId']]);
-    expect(problemsOf(() => a.allocate(demand(70000, ['s2', 0], ['s2', 1, 0])))).toEqual([
+    // 0 slots is a job without a range (ATP); a negative count makes no sense.
+    expect(problemsOf(() => a.allocate(demand(70000, ['s2', -1], ['s2', 1, 0])))).toEqual([
       ['CAPACITY_BAD_DEMAND', 'jobId'],
       ['CAPACITY_BAD_DEMAND', 'switches[0].slots'],
       ['CAPACITY_BAD_DEMAND', 'switches[1]'],

@@ -1,6 +1,6 @@
 /**
  * The installer: programs switches over P4Runtime for ordinary forwarding and
- * for SwitchML jobs, and reconciles after restarts. See installer.ts.
+ * for SwitchML and ATP jobs, and reconciles after restarts. See installer.ts.
  */
 export * from './errors.js';
 export * from './installer.js';
@@ -13,3 +13,9 @@ export { readJobState, type FoundJob, type SwitchJobState } from './job-state-re
 export { reconcileJobs, type ReconcileOptions, type ReconcileReport, type WantedJob } from './reconcile.js';
 export { CellHistory } from './cell-history.js';
 export { tableEntryKey, tableEntrySignature, groupSignature } from './entity-signature.js';
+export { atpSwitchEntries, ATP_NAMES, type AtpSwitchEntries } from './atp-entries.js';
+export { setupAtpJob, teardownAtpJob, atpSwitchesOf, type AtpInstalledJob, type AtpJobContext } from './atp-job.js';
+export { atpSettingsFor, atpSettingsEntry, type AtpSettings } from './atp-settings.js';
+export { AtpGenerations, type WallClock } from './atp-generation.js';
+export { readAtpState, type AtpSwitchState, type FoundAtpJob } from './atp-state-read.js';
+export type { AnyInstalledJob } from './installed-job.js';

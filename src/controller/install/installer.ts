@@ -1,8 +1,10 @@
 /**
  * The installer: the controller's part that programs switches. One object
  * per controller run, holding a session with every P4Runtime switch of the
- * topology, the capacity allocator, the record of used cells and the jobs it
- * installed.
+ * topology, the capacity allocator, the record of used cells, the ATP
+ * generations it gave, and the jobs it installed. SwitchML jobs go to
+ * switchml-job.ts, ATP jobs to atp-job.ts; both share the allocator, so a
+ * job id holds switch state once, whatever its algorithm.
  *
  *   const installer = await Installer.connect(topology, { electionId: 1n });
  *   await installer.installForwarding();
@@ -12,8 +14,10 @@
  *   await installer.close();
  *
  * Each switch's capacity comes from its P4Info (slots = size of `seen` / 2,
- * jobs = size of the `jobs` table, as docs/p4-programs.md says), overridable
- * per switch with `capacity`.
+ * jobs = size of the `jobs` table, or of `atp_jobs` on atp.p4, as
+ * docs/p4-programs.md says), overridable per switch with `capacity`. ATP
+ * plans count a switch as able to aggregate when it is INA-capable and its
+ * P4Info has atp.p4's `atp_jobs`.
  */
 import type { Logger } from '../../log/logger.js';
 import { moduleLogger } from '../../log/logger.js';
@@ -26,13 +30,18 @@ import { compareNames } from '../names.js';
 import type { RolloutPlan } from '../rollout-plan.js';
 import { planRollout, type RolloutOptions } from '../rollout.js';
 import { isProgrammable, type Topology } from '../topology.js';
+import { ATP_NAMES } from './atp-entries.js';
+import { AtpGenerations, type WallClock } from './atp-generation.js';
+import { setupAtpJob, teardownAtpJob, type AtpJobContext } from './atp-job.js';
+import { atpSettingsFor } from './atp-settings.js';
 import { CellHistory } from './cell-history.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
 import { installForwarding, type ForwardingReport } from './forwarding-install.js';
 import { ProgramCache, type ProgramCacheOptions } from './program-cache.js';
+import type { AnyInstalledJob } from './installed-job.js';
 import { reconcileJobs, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
 import type { JobEntryOptions } from './switchml-entries.js';
-import { setupJob, teardownJob, type InstalledJob, type JobContext } from './switchml-job.js';
+import { setupJob, teardownJob, type JobContext } from './switchml-job.js';
 import { SwitchSession, type SessionCounters } from './switch-session.js';
 
 export interface InstallerOptions {
@@ -52,12 +61,15 @@ export interface InstallerOptions {
   readonly checkSource?: boolean;
   readonly rpcTimeoutMs?: number;
   readonly logger?: Logger;
+  /** The wall clock ATP generations come from (atp-generation.ts; default Date.now). */
+  readonly clock?: WallClock;
 }
 
 export class Installer {
   private allocatorValue: CapacityAllocator;
-  private readonly installed = new Map<number, InstalledJob>();
+  private readonly installed = new Map<number, AnyInstalledJob>();
   private readonly cells = new CellHistory();
+  private readonly generations: AtpGenerations;
   private readonly log: Logger;
 
   private constructor(
@@ -66,6 +78,7 @@ export class Installer {
     private readonly options: InstallerOptions,
   ) {
     this.log = options.logger ?? moduleLogger('controller.install');
+    this.generations = new AtpGenerations(options.clock);
     this.allocatorValue = new CapacityAllocator(this.capacityOptions());
     for (const s of sessions.values()) if (s.counters.pipelinePushes > 0) this.cells.markClean(s.name);
   }
@@ -115,20 +128,21 @@ export class Installer {
 
   /** The rollout plan of a job on this topology. */
   planFor(spec: JobSpec): RolloutPlan {
-    return planRollout(this.topology, spec, this.options.rollout);
+    const atpCapable = (sw: string): boolean => this.sessions.get(sw)?.schema.tables.find(ATP_NAMES.jobs) !== undefined;
+    return planRollout(this.topology, spec, { atpCapable, ...this.options.rollout });
   }
 
   /**
    * Installs a job (idempotent: the same spec again changes nothing; another
    * spec with an installed job's id is INSTALL_JOB_CONFLICT).
    */
-  async setupJob(spec: JobSpec, plan: RolloutPlan = this.planFor(spec)): Promise<InstalledJob> {
+  async setupJob(spec: JobSpec, plan: RolloutPlan = this.planFor(spec)): Promise<AnyInstalledJob> {
     const current = this.installed.get(spec.id);
     if (current) {
       if (current.spec !== undefined && JSON.stringify(current.spec) === JSON.stringify(spec)) return current;
       throw new InstallError(E.INSTALL_JOB_CONFLICT, `job ${spec.id} is installed already with another spec; tear it down first`);
     }
-    const job = await setupJob(this.context(), spec, plan);
+    const job = spec.algorithm === 'atp' ? await setupAtpJob(this.context(), spec, plan, this.atpSettings([spec])) : await setupJob(this.context(), spec, plan);
     this.installed.set(spec.id, job);
     return job;
   }
@@ -136,11 +150,12 @@ export class Installer {
   async teardownJob(jobId: number): Promise<void> {
     const job = this.installed.get(jobId);
     if (!job) throw new InstallError(E.INSTALL_UNKNOWN_JOB, `job ${jobId} is not installed by this controller; reconcile first if another run installed it`);
-    await teardownJob(this.context(), job);
+    if (job.algorithm === 'atp') await teardownAtpJob(this.context(), job, this.atpSettings([], jobId));
+    else await teardownJob(this.context(), job);
     this.installed.delete(jobId);
   }
 
-  jobs(): InstalledJob[] {
+  jobs(): AnyInstalledJob[] {
     return [...this.installed.values()].sort((a, b) => a.allocation.jobId - b.allocation.jobId);
   }
 
@@ -164,11 +179,18 @@ export class Installer {
     await Promise.allSettled([...this.sessions.values()].map((s) => s.close()));
   }
 
-  private context(): JobContext {
+  /** What atp.p4 switches should hold with the installed jobs' specs, plus `adding`, less `removing`. */
+  private atpSettings(adding: readonly JobSpec[], removing?: number): ReturnType<typeof atpSettingsFor> {
+    const specs = [...this.installed.values()].flatMap((j) => (j.spec !== undefined && j.allocation.jobId !== removing ? [j.spec] : []));
+    return atpSettingsFor([...specs, ...adding]);
+  }
+
+  private context(): JobContext & AtpJobContext {
     return {
       topology: this.topology,
       sessions: this.sessions,
       allocator: this.allocatorValue,
+      generations: this.generations,
       cells: this.cells,
       entryOptions: { checkSource: this.options.checkSource ?? true } satisfies JobEntryOptions,
       log: this.log,
@@ -179,7 +201,7 @@ export class Installer {
     const perSwitch: Record<string, Partial<SwitchLimits>> = {};
     for (const s of this.sessions.values()) {
       const seen = s.schema.registers.find('ingress.switchml.seen');
-      const jobs = s.schema.tables.find('ingress.switchml.jobs');
+      const jobs = s.schema.tables.find('ingress.switchml.jobs') ?? s.schema.tables.find(ATP_NAMES.jobs);
       perSwitch[s.name] = {
         ...(seen ? { slots: Math.floor(seen.size / 2) } : {}),
         ...(jobs ? { maxJobs: jobs.size } : {}),

@@ -1,8 +1,9 @@
 /**
  * Reconciliation: what a (re)started controller does instead of installing
- * blindly. It reads every INA switch's job state back (job-state-read.ts),
- * rebuilds the capacity allocator from the jobs entries it finds, and
- * compares each wanted job with what is there:
+ * blindly. It reads every INA switch's job state back (job-state-read.ts for
+ * switchml.p4, atp-state-read.ts for atp.p4), rebuilds the capacity
+ * allocator from the job entries it finds, and compares each wanted job with
+ * what is there (ATP jobs by atp-reconcile.ts, whatever their generation):
  *
  *   unchanged    on every switch of its plan, with exactly the entries the
  *                spec gives (with the slot range and group read back): no write
@@ -20,7 +21,8 @@
  * `replace` is set: replacing a running job disturbs its workers, so the
  * caller decides. Leftovers of an interrupted setup or teardown (workers or
  * rewrite entries without a jobs entry, job-range groups nobody names) are
- * removed.
+ * removed. Last, every atp.p4 switch gets the settings the wanted ATP jobs
+ * call for (atp-settings.ts), written only where they differ.
  */
 import { del } from '../../p4runtime/index.js';
 import { CapacityAllocator, type CapacityOptions } from '../capacity.js';
@@ -31,8 +33,14 @@ import { groupSignature, tableEntrySignature } from './entity-signature.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
 import { readJobState, type FoundJob, type SwitchJobState } from './job-state-read.js';
 import { jobSwitchEntries, type JobSwitchEntries } from './switchml-entries.js';
-import { setupJob, teardownJob, type InstalledJob, type JobContext } from './switchml-job.js';
+import { setupJob, teardownJob, type JobContext } from './switchml-job.js';
 import type { SwitchSession } from './switch-session.js';
+import { compareAtpJob, foundAtp } from './atp-reconcile.js';
+import { setupAtpJob, teardownAtpJob, type AtpJobContext } from './atp-job.js';
+import { atpSettingsFor, syncAtpSettings } from './atp-settings.js';
+import { readAtpState, type AtpSwitchState } from './atp-state-read.js';
+import { ATP_NAMES, type AtpSwitchEntries } from './atp-entries.js';
+import type { AnyInstalledJob } from './installed-job.js';
 
 export interface ReconcileOptions {
   /** Replace jobs whose entries differ from their spec instead of refusing. */
@@ -77,24 +85,41 @@ function found(states: readonly SwitchJobState[], jobId: number): FoundJob[] {
 }
 
 export async function reconcileJobs(
-  ctx: JobContext,
+  ctx: JobContext & Pick<AtpJobContext, 'generations'>,
   wanted: readonly WantedJob[],
   capacity: CapacityOptions,
   options: ReconcileOptions = {},
-): Promise<{ allocator: CapacityAllocator; jobs: Map<number, InstalledJob>; report: ReconcileReport }> {
+): Promise<{ allocator: CapacityAllocator; jobs: Map<number, AnyInstalledJob>; report: ReconcileReport }> {
   const jobGroups = (sw: string) => new CapacityAllocator(capacity).limitsOf(sw).jobGroups;
   const states: SwitchJobState[] = [];
+  const atpStates: AtpSwitchState[] = [];
   for (const session of ctx.sessions.values()) {
     if (session.schema.tables.find('ingress.switchml.jobs')) states.push(await readJobState(session, jobGroups(session.name)));
+    if (session.schema.tables.find(ATP_NAMES.jobs)) atpStates.push(await readAtpState(session, jobGroups(session.name)));
   }
-  const allocations: SwitchAllocation[] = states.flatMap((s) => [...s.jobs.values()].map((f) => f.allocation));
+  const allocations: SwitchAllocation[] = [...states, ...atpStates].flatMap((s) => [...s.jobs.values()].map((f) => f.allocation));
   const allocator = CapacityAllocator.restore({ version: 1, allocations }, capacity);
   const jctx: JobContext = { ...ctx, allocator };
+  const actx: AtpJobContext = { ...ctx, allocator };
+  for (const s of atpStates) for (const f of s.jobs.values()) ctx.generations.remember(s.switch, f.allocation.jobId, f.entries.generation);
 
   const verdicts = new Map<number, Verdict>();
   const expected = new Map<number, JobSwitchEntries[]>();
+  const expectedAtp = new Map<number, AtpSwitchEntries[]>();
   const conflicts: string[] = [];
   for (const { spec, plan } of wanted) {
+    if (spec.algorithm === 'atp') {
+      const c = compareAtpJob(ctx.topology, ctx.sessions, spec, plan, atpStates);
+      if (c.verdict === 'differs') {
+        if (options.replace) verdicts.set(spec.id, 'replaced');
+        else conflicts.push(`job ${spec.id} on ${c.switches.join(', ')}`);
+        continue;
+      }
+      if (c.verdict === 'unchanged') expectedAtp.set(spec.id, c.entries);
+      // A SwitchML job of the same id is in the way: it goes, and the ATP job is set up anew.
+      verdicts.set(spec.id, c.verdict === 'installed' && found(states, spec.id).length > 0 ? 'reinstalled' : c.verdict);
+      continue;
+    }
     const here = found(states, spec.id);
     const points = plan.aggregationPoints;
     if (points.length === 0) {
@@ -102,7 +127,8 @@ export async function reconcileJobs(
       continue;
     }
     if (here.length === 0) {
-      verdicts.set(spec.id, 'installed');
+      // An ATP job of the same id is in the way: it goes, and the SwitchML job is set up anew.
+      verdicts.set(spec.id, foundAtp(atpStates, spec.id).length > 0 ? 'reinstalled' : 'installed');
       continue;
     }
     const sameSwitches = here.length === points.length && points.every((p) => here.some((f) => f.allocation.switch === p.switch));
@@ -132,7 +158,7 @@ export async function reconcileJobs(
   }
 
   let orphansRemoved = 0;
-  for (const s of states) {
+  for (const s of [...states, ...atpStates]) {
     // Entries before groups: an entry may name a group; a separate Write keeps that order.
     const session = ctx.sessions.get(s.switch)!;
     await session.write(s.orphanEntries.map(del));
@@ -140,23 +166,41 @@ export async function reconcileJobs(
     orphansRemoved += s.orphanEntries.length + s.orphanGroups.length;
   }
 
-  const jobs = new Map<number, InstalledJob>();
+  const jobs = new Map<number, AnyInstalledJob>();
   for (const f of states.flatMap((s) => [...s.jobs.values()])) ctx.cells.markUsed(f.allocation.switch, f.allocation.slotBase, f.allocation.slots);
   const wantedIds = new Set(wanted.map((w) => w.spec.id));
   const foreign = [...new Set(allocations.map((a) => a.jobId))].filter((id) => !wantedIds.has(id)).sort((a, b) => a - b);
   for (const id of foreign) {
-    jobs.set(id, { spec: undefined, plan: undefined, allocation: allocator.allocation(id)!, switches: found(states, id).map((f) => f.entries), cellsCleared: 0 });
+    const allocation = allocator.allocation(id)!;
+    const atpFound = foundAtp(atpStates, id);
+    jobs.set(
+      id,
+      atpFound.length > 0
+        ? { algorithm: 'atp', spec: undefined, plan: undefined, allocation, switches: atpFound.map((f) => f.entries), cellsCleared: 0 }
+        : { algorithm: 'switchml', spec: undefined, plan: undefined, allocation, switches: found(states, id).map((f) => f.entries), cellsCleared: 0 },
+    );
   }
+  const settings = atpSettingsFor(wanted.map((w) => w.spec));
   for (const { spec, plan } of wanted) {
     const verdict = verdicts.get(spec.id)!;
     if (verdict === 'unchanged') {
-      jobs.set(spec.id, { spec, plan, allocation: allocator.allocation(spec.id)!, switches: expected.get(spec.id)!, cellsCleared: 0 });
+      const allocation = allocator.allocation(spec.id)!;
+      jobs.set(
+        spec.id,
+        spec.algorithm === 'atp'
+          ? { algorithm: 'atp', spec, plan, allocation, switches: expectedAtp.get(spec.id)!, cellsCleared: 0 }
+          : { algorithm: 'switchml', spec, plan, allocation, switches: expected.get(spec.id)!, cellsCleared: 0 },
+      );
       continue;
     }
     const leftovers = found(states, spec.id);
     if (leftovers.length > 0) await teardownJob(jctx, { allocation: allocator.allocation(spec.id)!, switches: leftovers.map((f) => f.entries) });
-    if (verdict !== 'hostOnly') jobs.set(spec.id, await setupJob(jctx, spec, plan));
+    const atpLeftovers = foundAtp(atpStates, spec.id);
+    if (atpLeftovers.length > 0) await teardownAtpJob(actx, { allocation: allocator.allocation(spec.id) ?? { jobId: spec.id, switches: [] }, switches: atpLeftovers.map((f) => f.entries) }, settings);
+    if (verdict === 'hostOnly') continue;
+    jobs.set(spec.id, spec.algorithm === 'atp' ? await setupAtpJob(actx, spec, plan, settings) : await setupJob(jctx, spec, plan));
   }
+  await syncAtpSettings(ctx.sessions, settings);
   const ids = (v: Verdict) => wanted.filter((w) => verdicts.get(w.spec.id) === v).map((w) => w.spec.id);
   return {
     allocator,

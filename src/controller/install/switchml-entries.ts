@@ -21,8 +21,8 @@ import { action, multicastGroup, register, table, type MulticastGroupEntry, type
 import type { SwitchAllocation } from '../capacity-snapshot.js';
 import type { JobSpec } from '../job.js';
 import type { AggregationPoint } from '../rollout-plan.js';
-import { TopologyGraph } from '../topology-graph.js';
-import { isProgrammable, type Topology } from '../topology.js';
+import type { Topology } from '../topology.js';
+import { nextHopMac } from './next-hop-mac.js';
 
 export const SWITCHML_NAMES = {
   jobs: 'ingress.switchml.jobs',
@@ -50,22 +50,13 @@ export interface JobEntryOptions {
   readonly checkSource?: boolean;
 }
 
-/** The MAC a result for `host` leaves `sw` with: the host's own, or the next switch's when that switch routes. */
-function resultMac(topology: Topology, sw: string, host: string): number {
-  const h = topology.hosts.get(host)!;
-  const next = TopologyGraph.of(topology).nextHop(sw, host)!;
-  const peer = topology.switches.get(next.peer);
-  const routes = peer !== undefined && isProgrammable(peer) && peer.mac !== undefined && peer.ip !== undefined;
-  return next.peer !== host && routes ? peer.mac! : h.mac;
-}
-
 export function jobSwitchEntries(topology: Topology, job: JobSpec, point: AggregationPoint, allocation: SwitchAllocation, options: JobEntryOptions = {}): JobSwitchEntries {
   const n = SWITCHML_NAMES;
   const members = [...point.members].sort((x, y) => x.workerId - y.workerId);
   const rewrites = members.map((m) => {
     const host = topology.hosts.get(m.host)!;
     const udpPort = job.workers[m.rank]!.udpPort;
-    return table(n.resultRewrite, { job_id: job.id, egress_rid: m.workerId }, action(n.rewriteResult, { dst_mac: resultMac(topology, point.switch, m.host), dst_ip: host.ip, dst_port: udpPort }));
+    return table(n.resultRewrite, { job_id: job.id, egress_rid: m.workerId }, action(n.rewriteResult, { dst_mac: nextHopMac(topology, point.switch, m.host), dst_ip: host.ip, dst_port: udpPort }));
   });
   const workers = members.map((m) => {
     const bit = 2 ** m.workerId;

@@ -19,7 +19,7 @@
  * (NOT_FOUND) are not an error. The slots were recorded as used at setup.
  */
 import type { Logger } from '../../log/logger.js';
-import { del, insert, isNotFoundOnly, modify, P4WriteError, type Update } from '../../p4runtime/index.js';
+import { del, insert, isNotFoundOnly, modify } from '../../p4runtime/index.js';
 import { CapacityError, type CapacityAllocator, type JobAllocation } from '../capacity.js';
 import { jobDemand } from '../job-demand.js';
 import type { JobSpec } from '../job.js';
@@ -29,6 +29,7 @@ import type { CellHistory } from './cell-history.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
 import { cellResets, jobSwitchEntries, SWITCHML_NAMES, type JobEntryOptions, type JobSwitchEntries } from './switchml-entries.js';
 import type { SwitchSession } from './switch-session.js';
+import { WriteJournal, writeFailed } from './write-journal.js';
 
 export interface JobContext {
   readonly topology: Topology;
@@ -40,6 +41,7 @@ export interface JobContext {
 }
 
 export interface InstalledJob {
+  readonly algorithm: 'switchml';
   /** Undefined for a job found on a switch that no spec asked for (reconcile's "foreign"). */
   readonly spec: JobSpec | undefined;
   readonly plan: RolloutPlan | undefined;
@@ -48,11 +50,6 @@ export interface InstalledJob {
   readonly switches: readonly JobSwitchEntries[];
   /** Register cells set to 0 before the job was switched on. */
   readonly cellsCleared: number;
-}
-
-interface JournalItem {
-  readonly session: SwitchSession;
-  readonly undo: Update | undefined;
 }
 
 /** The session of every switch the plan aggregates on, each running a SwitchML pipeline. */
@@ -67,39 +64,6 @@ export function sessionsFor(ctx: JobContext, plan: RolloutPlan): SwitchSession[]
     }
     return session;
   });
-}
-
-function writeFailed(err: unknown, jobId: number, sw: string, rolledBack: boolean): InstallError {
-  const detail = err instanceof Error ? err.message : String(err);
-  const after = rolledBack ? 'what it had written was removed and its resources released' : 'rollback failed too; run reconcile to clean up';
-  return new InstallError(E.INSTALL_WRITE_FAILED, `installing job ${jobId} failed (${detail}); ${after}`, sw, { cause: err });
-}
-
-async function undo(journal: readonly JournalItem[], log: Logger): Promise<boolean> {
-  let clean = true;
-  for (const item of [...journal].reverse()) {
-    if (!item.undo) continue;
-    try {
-      await item.session.write([item.undo]);
-    } catch (err) {
-      if (isNotFoundOnly(err)) continue;
-      clean = false;
-      log.error({ switch: item.session.name, err: (err as Error).message }, 'rollback of a job update failed');
-    }
-  }
-  return clean;
-}
-
-async function step(session: SwitchSession, updates: readonly Update[], journal: JournalItem[]): Promise<void> {
-  try {
-    await session.write(updates);
-  } catch (err) {
-    // Updates of a CONTINUE_ON_ERROR batch that did not fail were applied: journal those too.
-    const failed = new Set(err instanceof P4WriteError ? err.failures.map((f) => f.index) : updates.map((_, i) => i));
-    updates.forEach((u, i) => void (failed.has(i) ? undefined : journal.push({ session, undo: u.type === 'INSERT' ? del(u.entity) : undefined })));
-    throw err;
-  }
-  for (const u of updates) journal.push({ session, undo: u.type === 'INSERT' ? del(u.entity) : undefined });
 }
 
 /**
@@ -155,30 +119,30 @@ export async function setupJob(ctx: JobContext, spec: JobSpec, plan: RolloutPlan
     ctx.allocator.release(spec.id);
     throw err;
   }
-  const journal: JournalItem[] = [];
+  const journal = new WriteJournal();
   let cellsCleared = 0;
   for (const e of entries) {
     const session = ctx.sessions.get(e.switch)!;
     try {
-      await step(session, [insert(e.group)], journal);
-      await step(session, e.rewrites.map(insert), journal);
-      await step(session, e.workers.map(insert), journal);
+      await journal.step(session, [insert(e.group)]);
+      await journal.step(session, e.rewrites.map(insert));
+      await journal.step(session, e.workers.map(insert));
       if (dirty.has(e.switch)) {
         const a = allocation.switches.find((s) => s.switch === e.switch)!;
         const resets = cellResets(a).map(modify);
-        await step(session, resets, journal);
+        await journal.step(session, resets);
         cellsCleared += resets.length;
       }
-      await step(session, [insert(e.job)], journal);
+      await journal.step(session, [insert(e.job)]);
     } catch (err) {
-      const clean = await undo(journal, ctx.log);
+      const clean = await journal.undo(ctx.log);
       ctx.allocator.release(spec.id);
       throw writeFailed(err, spec.id, e.switch, clean);
     }
   }
   for (const a of allocation.switches) ctx.cells.markUsed(a.switch, a.slotBase, a.slots);
   ctx.log.info({ job: spec.id, switches: allocation.switches.map((a) => a.switch), cellsCleared }, 'job installed');
-  return { spec, plan, allocation, switches: entries, cellsCleared };
+  return { algorithm: 'switchml', spec, plan, allocation, switches: entries, cellsCleared };
 }
 
 /** Removes what the job installed and releases its capacity. */
