@@ -4,7 +4,7 @@
  * `--check`), read here into the fields the table needs, then one row per
  * algorithm. A report that lacks a field is a failed worker, not a crash.
  */
-export type DemoAlgorithm = 'switchml' | 'ring';
+export type DemoAlgorithm = 'switchml' | 'atp' | 'ring';
 
 export interface WorkerOutcome {
   readonly rank: number;
