@@ -20,6 +20,11 @@
  *    (the code of the last one is kept in `lastMalformed`);
  * 6. to our IP and UDP port, else `notForUs` (other EtherTypes too).
  * What remains is handed to the listener as the UDP payload inside the frame.
+ *
+ * A server on a wire (the ATP parameter server answers each worker at its own
+ * address) sends with `sendTo`: the frame goes to the same next hop
+ * (`remote.mac`), with the IPv4 destination and UDP port the caller names, so
+ * the wire is an AddressedTransport too.
  */
 import type { RemoteInfo } from 'node:dgram';
 import {
@@ -41,6 +46,7 @@ import {
   type VlanTag,
   type WireErrorCode,
 } from '../../wire/index.js';
+import type { AddressedTransport } from './addressed-transport.js';
 import { BaseTransport } from './base-transport.js';
 import { sendLength } from './datagram-transport.js';
 import { DEFAULT_MAX_PAYLOAD } from './kernel-udp-transport.js';
@@ -112,7 +118,7 @@ function resolveHost(host: WireHostAddress, what: string): ResolvedHost {
   return { mac, ip, udpPort: host.udpPort };
 }
 
-export class UdpWireTransport extends BaseTransport implements UdpWireCounters {
+export class UdpWireTransport extends BaseTransport implements UdpWireCounters, AddressedTransport {
   foreign = 0;
   malformed = 0;
   notForUs = 0;
@@ -214,6 +220,25 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters {
       return false;
     }
     const frameLength = buildUdpFrame(buf, 0, this.flow, n === payload.length ? payload : payload.subarray(0, n));
+    this.socket.transmit(buf, frameLength, peer!);
+    return true;
+  }
+
+  /**
+   * Sends to `to` (an IPv4 address and UDP port) through the wire's next hop,
+   * `remote.mac`; `remote`'s own IPv4 address and port play no part.
+   */
+  sendTo(to: SocketAddress, payload: Uint8Array, length?: number): boolean {
+    const n = sendLength(payload, length, this.maxPayload);
+    if (to.family !== 4) throw new TransportError(TRANSPORT_ERROR_CODES.badAddress, `${this.name}: cannot send to ${formatSocketAddress(to)}: frames on a wire carry IPv4`);
+    const peer = this.peerAddress;
+    const buf = this.closed || peer === undefined ? undefined : this.socket.acquire();
+    if (buf === undefined) {
+      if (this.closed || peer === undefined) this.counters.sendDrops++;
+      return false;
+    }
+    const flow: UdpFlow = { ...this.flow, dstIp: ipv4FromText(to.address), dstPort: to.port };
+    const frameLength = buildUdpFrame(buf, 0, flow, n === payload.length ? payload : payload.subarray(0, n));
     this.socket.transmit(buf, frameLength, peer!);
     return true;
   }

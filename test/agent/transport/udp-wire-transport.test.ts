@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { UdpWireTransport, type UdpWireTransportOptions } from '../../../src/agent/transport/index.js';
+import { socketAddress, UdpWireTransport, type UdpWireTransportOptions } from '../../../src/agent/transport/index.js';
 import {
   ArpOperation,
   buildArpFrame,
@@ -67,6 +67,29 @@ describe('UDP wire transport', () => {
     expect(parsed.udp.checksum).not.toBe(0);
     expect(frame.subarray(parsed.payloadOffset).toString()).toBe('hello');
     expect(t.counters).toMatchObject({ datagramsOut: 1, bytesOut: 42 + 5 });
+  });
+
+  test('sendTo: the same next hop (the remote MAC), the IPv4 destination and UDP port the caller names', async () => {
+    const port = await switchPort();
+    const t = await open({ peerPort: port.port, host: AGENT, remote: SWITCH });
+    expect(t.sendTo(socketAddress('10.0.3.7', 48897, 'test'), Buffer.from('ack one'))).toBe(true);
+    expect(t.sendTo(socketAddress('10.0.3.8', 48898, 'test'), Buffer.from('ack two, cut'), 7)).toBe(true);
+    expect(await eventually(() => port.received.length === 2)).toBe(true);
+    const parsed = port.received.map((r) => parseUdpFrame(r.msg));
+    expect(parsed.map((p) => p.ok && [p.ethernet.srcMac, p.ethernet.dstMac, p.ipv4.srcIp, p.ipv4.dstIp, p.udp.srcPort, p.udp.dstPort])).toEqual([
+      [macFromText(AGENT.mac), macFromText(SWITCH.mac), ipv4FromText(AGENT.ip), ipv4FromText('10.0.3.7'), AGENT.udpPort, 48897],
+      [macFromText(AGENT.mac), macFromText(SWITCH.mac), ipv4FromText(AGENT.ip), ipv4FromText('10.0.3.8'), AGENT.udpPort, 48898],
+    ]);
+    expect(port.received.map((r, i) => (parsed[i]!.ok ? r.msg.subarray(parsed[i]!.payloadOffset).toString() : ''))).toEqual(['ack one', 'ack two']);
+    // The wire's own destination is unchanged for send().
+    t.send(Buffer.from('x'));
+    expect(await eventually(() => port.received.length === 3)).toBe(true);
+    const third = parseUdpFrame(port.received[2]!.msg);
+    expect(third.ok && [third.ipv4.dstIp, third.udp.dstPort]).toEqual([ipv4FromText(SWITCH.ip), SWITCH.udpPort]);
+    expect(() => t.sendTo(socketAddress('::1', 9, 'test'), Buffer.from('x'))).toThrow(/IPv4/);
+    await t.close();
+    expect(t.sendTo(socketAddress('10.0.3.7', 48897, 'test'), Buffer.from('late'))).toBe(false);
+    expect(t.counters.sendDrops).toBe(1);
   });
 
   test('udpChecksum: false sends checksum 0', async () => {
