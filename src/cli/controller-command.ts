@@ -12,7 +12,9 @@ const USAGE = `usage: p4ina controller apply|teardown --topology FILE [--job FIL
 
 Programs the P4Runtime switches of a topology file (docs/topology.md): apply
 connects to each, pushes its pipeline unless it runs it already, installs
-forwarding and sets up every job; teardown removes the jobs again.
+forwarding and sets up every job; teardown removes the jobs again. For ATP
+jobs it also prints the arguments of each agent (p4ina agent atp-ps and
+atp-worker), from the same plan.
 
 options:
   --topology FILE      the topology file (required)
@@ -31,6 +33,11 @@ function describe(action: string, report: ControllerReport): string {
     const where = j.aggregation.length ? j.aggregation.map((a) => `${a.switch}${a.ip ? ` (${a.ip})` : ''}`).join(', ') : 'hosts only';
     lines.push(`  job ${j.id} ${j.algorithm} → runs ${j.runs}, aggregates at ${where}`);
     for (const r of j.reasons) lines.push(`    ${r}`);
+    if (j.atp) {
+      lines.push(`    agents (p4ina agent atp-ps|atp-worker, plus the tensor options):`);
+      lines.push(`      ${j.atp.ps.host}: atp-ps ${j.atp.ps.args.join(' ')}`);
+      for (const w of j.atp.workers) lines.push(`      ${w.host}: atp-worker ${w.args.join(' ')}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -7,7 +7,7 @@
  */
 import { compilePipeline } from '../p4c/index.js';
 import { pino, type Logger } from 'pino';
-import { loadJobSpec, loadTopology, type JobSpec, type Topology } from '../controller/index.js';
+import { atpAgentConfigs, atpPsArgs, atpWorkerArgs, loadJobSpec, loadTopology, type JobSpec, type Topology } from '../controller/index.js';
 import { Installer, type ForwardingReport } from '../controller/install/index.js';
 
 export interface ControllerStepOptions {
@@ -28,6 +28,28 @@ export interface AppliedJob {
   /** Each aggregating switch with the address workers send to. */
   readonly aggregation: readonly { switch: string; ip: string | undefined; scope: string }[];
   readonly reasons: readonly string[];
+  /** ATP jobs: the levels, and each agent's `p4ina agent atp-worker|atp-ps` arguments from the plan. */
+  readonly atp?: AppliedAtp;
+}
+
+export interface AppliedAtp {
+  readonly level0: readonly string[];
+  readonly level1: string | undefined;
+  readonly fanIn1: number;
+  readonly workers: readonly { readonly rank: number; readonly host: string; readonly args: readonly string[] }[];
+  readonly ps: { readonly host: string; readonly args: readonly string[] };
+}
+
+function appliedAtp(spec: JobSpec, plan: ReturnType<Installer['planFor']>): AppliedAtp | undefined {
+  if (!plan.atp) return undefined;
+  const { workers, ps } = atpAgentConfigs(spec, plan);
+  return {
+    level0: plan.atp.level0.map((l) => l.switch),
+    level1: plan.atp.level1,
+    fanIn1: plan.atp.fanIn1,
+    workers: workers.map((w) => ({ rank: w.rank, host: w.host, args: atpWorkerArgs(w) })),
+    ps: { host: ps.host, args: atpPsArgs(ps) },
+  };
 }
 
 export interface ControllerReport {
@@ -71,6 +93,7 @@ function describe(topology: Topology, installer: Installer, spec: JobSpec): Appl
     inNetwork: plan.inNetwork,
     aggregation: plan.aggregationPoints.map((p) => ({ switch: p.switch, ip: topology.switches.get(p.switch)?.ipText, scope: p.scope })),
     reasons: plan.reasons,
+    ...(plan.atp ? { atp: appliedAtp(spec, plan) } : {}),
   };
 }
 
