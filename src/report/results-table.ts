@@ -1,5 +1,5 @@
 /** The demo's results for people (a table) and for programs (one JSON document). */
-import { formatTable } from './table.js';
+import { formatTable, type Cell } from './table.js';
 import type { DemoRow } from './demo-results.js';
 
 /** "16 MiB", "64 KiB", "1000 B": the tensor size as the user would write it. */
@@ -10,7 +10,8 @@ export function formatBytes(bytes: number): string {
   return `${bytes} B`;
 }
 
-const COLUMNS = [
+/** The table's columns; other tables (the testbed's ATP jobs) append their own after these. */
+export const RESULT_COLUMNS = [
   { title: 'algorithm' },
   { title: 'workers', align: 'right' },
   { title: 'bytes', align: 'right' },
@@ -21,10 +22,10 @@ const COLUMNS = [
   { title: 'identical' },
 ] as const;
 
-/** The table, with one line per failed run under it. */
-export function formatResultsTable(rows: readonly DemoRow[]): string {
-  const cells = rows.map((r) => [
-    r.algorithm,
+/** One row's cells under RESULT_COLUMNS; `label` replaces the algorithm's name (e.g. "atp 2" for one of several jobs). */
+export function resultCells(r: DemoRow, label: string = r.algorithm): Cell[] {
+  return [
+    label,
     r.workers,
     formatBytes(r.bytes),
     r.timeMs === undefined ? undefined : r.timeMs.toFixed(1),
@@ -32,9 +33,13 @@ export function formatResultsTable(rows: readonly DemoRow[]): string {
     r.retransmissions,
     r.maxAbsError === undefined ? undefined : r.maxAbsError.toExponential(2) + (r.boundViolations ? ` (${r.boundViolations} over bound)` : ''),
     r.failure !== undefined ? 'failed' : r.identical ? 'yes' : 'no',
-  ]);
+  ];
+}
+
+/** The table, with one line per failed run under it. */
+export function formatResultsTable(rows: readonly DemoRow[]): string {
   const notes = rows.filter((r) => r.failure !== undefined).map((r) => `${r.algorithm} failed: ${r.failure}\n`);
-  return formatTable(COLUMNS, cells) + notes.join('');
+  return formatTable(RESULT_COLUMNS, rows.map((r) => resultCells(r))) + notes.join('');
 }
 
 export interface DemoJsonDocument {
