@@ -16,8 +16,8 @@ Runs one host agent (one worker of an AllReduce job, or a parameter server).
 
 kinds:
   switchml     a SwitchML worker: aggregates through a P4 switch over UDP or a UDP wire
-  atp-worker   an ATP worker: aggregates through shared switch aggregators, the PS finishing the rest (UDP)
-  atp-ps       the ATP parameter server of one job (UDP)
+  atp-worker   an ATP worker: aggregates through shared switch aggregators, the PS finishing the rest (UDP or a UDP wire)
+  atp-ps       the ATP parameter server of one job (UDP or a UDP wire)
   ring         a ring AllReduce worker over TCP (the baseline)
   ps-server    the parameter server of the PS baseline (TCP)
   ps-worker    a worker of the PS baseline (TCP)

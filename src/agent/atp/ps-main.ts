@@ -1,6 +1,7 @@
 /**
  * The ATP parameter server as a program (`p4ina agent atp-ps`): bind a
- * kernel UDP socket, serve one job until interrupted (or, with --stop-after,
+ * kernel UDP socket (or open a UDP wire to a switch port, `--transport
+ * wire`), serve one job until interrupted (or, with --stop-after,
  * until that many sequences are done and the workers have been quiet for
  * --linger ms, so that late resends still get their ACK), then print what it
  * did. The first line says where it listens (useful with port 0).
@@ -19,11 +20,14 @@ import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
 import { bad, endpoint, integer, optionalInteger, parseValues, positiveNumber, required } from './cli-values.js';
 import { AtpParameterServer } from './parameter-server.js';
 import type { AtpPsStats } from './ps-stats.js';
+import { ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, openAtpWire, parseAtpWire, type AtpWire } from './wire-args.js';
 import { ATP_MAX_CLI_ELEMENTS } from './worker-args.js';
 
 export interface AtpPsMainOptions {
   readonly listenAddress: string;
   readonly listenPort: number;
+  /** A UDP wire to a switch port; undefined: the kernel's UDP. */
+  readonly wire?: AtpWire;
   readonly jobId: number;
   readonly poolSize: number;
   /** In `bitmap1` order: each aggregating rack is one contributor, each worker of another rack one. */
@@ -41,6 +45,7 @@ export interface AtpPsMainOptions {
 
 export const ATP_PS_USAGE = `usage: atp-ps --listen ADDR:PORT --job J --pool P --rack ina:ADDR:PORT,… [--rack legacy:ADDR:PORT,…] [options]
   --listen ADDR:PORT    where the PS receives (the address workers send to; port ${ATP_PORTS.first} by convention, 0: any)
+${ATP_WIRE_USAGE}
   --job J               job id (1..65535; 0 would read as a free aggregator's tag)
   --pool P              aggregators in the switches' shared pool (1..${ATP_MAX_POOL})
   --rack KIND:LIST      a rack of the job, in order (bitmap1 bits follow): ina: its ToR aggregates for the job
@@ -56,6 +61,7 @@ export const ATP_PS_USAGE = `usage: atp-ps --listen ADDR:PORT --job J --pool P -
   --json                print the report as one JSON line`;
 
 const OPTIONS = {
+  ...ATP_WIRE_OPTIONS,
   listen: { type: 'string' },
   job: { type: 'string' },
   pool: { type: 'string' },
@@ -102,6 +108,7 @@ export function parseAtpPsArgs(argv: readonly string[]): AtpPsMainOptions | unde
   return {
     listenAddress: listen.address,
     listenPort: listen.port,
+    wire: parseAtpWire(values, { ...listen, option: 'listen' }),
     jobId: integer(values, 'job', 1, 0xffff),
     poolSize: integer(values, 'pool', 1, ATP_MAX_POOL),
     racks,
@@ -128,7 +135,9 @@ const POLL_MS = 20;
 
 /** Serves until `signal` aborts, or until --stop-after is met; `onListening` gets the bound address. */
 export async function runAtpPs(options: AtpPsMainOptions, signal: AbortSignal | undefined, onListening: (address: string) => void = () => {}): Promise<AtpPsReport> {
-  const transport = await KernelUdpAddressedTransport.open({ localAddress: options.listenAddress, localPort: options.listenPort });
+  const own = { address: options.listenAddress, port: options.listenPort };
+  // On a wire the PS answers everyone with sendTo; its own address stands in for send()'s destination, which it never uses.
+  const transport = options.wire ? await openAtpWire(options.wire, own, own) : await KernelUdpAddressedTransport.open({ localAddress: own.address, localPort: own.port });
   const layout = layoutAtpJob(options.racks);
   const ps = new AtpParameterServer({
     transport,
@@ -146,7 +155,8 @@ export async function runAtpPs(options: AtpPsMainOptions, signal: AbortSignal | 
       },
     ],
   });
-  const listen = formatSocketAddress(transport.local);
+  // On a wire, where the PS is in the frames (its socket is only the wire's end).
+  const listen = options.wire ? formatSocketAddress(socketAddress(own.address, own.port, '--listen')) : formatSocketAddress(transport.local);
   try {
     onListening(listen);
     await new Promise<void>((resolve) => {

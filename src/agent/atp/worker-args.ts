@@ -10,6 +10,7 @@ import type { AtpPlacement } from './atp-options.js';
 import { checkPlacement } from './atp-options.js';
 import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
 import { bad, endpoint, integer, optionalInteger, parseValues, positiveNumber, required, seed, text } from './cli-values.js';
+import { ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, parseAtpWire, type AtpWire } from './wire-args.js';
 
 export interface AtpWorkerMainOptions extends AtpPlacement {
   /** This worker's address and UDP port (with switches on the path, a port in the ATP block). */
@@ -18,6 +19,8 @@ export interface AtpWorkerMainOptions extends AtpPlacement {
   /** The parameter server's address and port. */
   readonly psAddress: string;
   readonly psPort: number;
+  /** A UDP wire to a switch port; undefined: the kernel's UDP. */
+  readonly wire?: AtpWire;
   readonly jobId: number;
   readonly rank: number;
   readonly worldSize: number;
@@ -47,6 +50,7 @@ export const ATP_WORKER_USAGE = `usage: atp-worker --local ADDR:PORT --ps ADDR[:
   --local ADDR:PORT     this worker's UDP address (with switches on the path, a port in ${ATP_PORTS.first}..${ATP_PORTS.last},
                         which switches recognise ACKs by)
   --ps ADDR[:PORT]      the parameter server (default port ${ATP_PORTS.first}); every packet goes there
+${ATP_WIRE_USAGE}
   --job J               job id (1..65535; 0 would read as a free aggregator's tag)
   --rank R              this worker's rank, 0..N-1
   --workers N           workers in the job (1..${ATP_MAX_WORKERS}): fixes the scale
@@ -71,6 +75,7 @@ export const ATP_WORKER_USAGE = `usage: atp-worker --local ADDR:PORT --ps ADDR[:
   --json                print one JSON line`;
 
 const OPTIONS = {
+  ...ATP_WIRE_OPTIONS,
   local: { type: 'string' },
   ps: { type: 'string' },
   job: { type: 'string' },
@@ -126,6 +131,7 @@ export function parseAtpWorkerArgs(argv: readonly string[]): AtpWorkerMainOption
     localPort: local.port,
     psAddress: ps.address,
     psPort: ps.port,
+    wire: parseAtpWire(values, { ...local, option: 'local' }),
     jobId: integer(values, 'job', 1, 0xffff),
     rank: integer(values, 'rank', 0, worldSize - 1),
     worldSize,

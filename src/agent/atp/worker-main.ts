@@ -1,6 +1,7 @@
 /**
  * One ATP worker as a program, for `p4ina agent atp-worker` and the demo:
- * open a kernel UDP socket towards the PS, reduce a seeded tensor
+ * open a kernel UDP socket towards the PS (or a UDP wire to a switch port,
+ * `--transport wire`), reduce a seeded tensor
  * `iterations` times, and report timings, counters and a digest of the result
  * (the same digest on every worker shows the results are identical without
  * shipping them). With `check` it rebuilds every worker's tensor from the
@@ -19,6 +20,7 @@ import { ATP_LOOPBACK_TIMING, ATP_MININET_TIMING } from './atp-options.js';
 import { atpErrorBound } from './atp-scale.js';
 import type { AtpStats } from './atp-stats.js';
 import { AtpWorker } from './atp-worker.js';
+import { openAtpWire } from './wire-args.js';
 import { ATP_WORKER_USAGE, parseAtpWorkerArgs, type AtpWorkerMainOptions } from './worker-args.js';
 
 export interface AtpWorkerReport {
@@ -38,12 +40,11 @@ export interface AtpWorkerReport {
 /** Runs the worker: transport, iterations, report; always closes what it opened. */
 export async function runAtpWorker(options: AtpWorkerMainOptions, signal?: AbortSignal): Promise<AtpWorkerReport> {
   const timing = options.timing === 'mininet' ? ATP_MININET_TIMING : ATP_LOOPBACK_TIMING;
-  const transport = await KernelUdpTransport.open({
-    localAddress: options.localAddress,
-    localPort: options.localPort,
-    remoteAddress: options.psAddress,
-    remotePort: options.psPort,
-  });
+  const own = { address: options.localAddress, port: options.localPort };
+  const ps = { address: options.psAddress, port: options.psPort };
+  const transport = options.wire
+    ? await openAtpWire(options.wire, own, ps)
+    : await KernelUdpTransport.open({ localAddress: own.address, localPort: own.port, remoteAddress: ps.address, remotePort: ps.port });
   let worker: AtpWorker | undefined;
   try {
     worker = new AtpWorker({

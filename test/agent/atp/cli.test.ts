@@ -164,3 +164,63 @@ async function listening(io: { lines: string[] }): Promise<boolean> {
   for (let i = 0; i < 400 && io.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
   return io.lines.length > 0 && io.lines[0]!.includes('listening');
 }
+
+describe('--transport wire', () => {
+  const WIRE = ['--transport', 'wire', '--peer', '127.0.0.1:9000', '--mac', '02:00:00:00:00:01', '--gateway-mac', '02:00:00:00:00:fe'];
+  const PLACED = [...WORKER, '--bitmap1-bit', '0', '--fan-in1', '1'];
+
+  test('the worker and the PS take a wire: their --local/--listen address goes in the frames', () => {
+    expect(parseAtpWorkerArgs([...PLACED, ...WIRE, '--wire-local', '127.0.0.1:9001'])).toMatchObject({
+      localAddress: '10.0.1.2',
+      localPort: 48896,
+      wire: { peerAddress: '127.0.0.1', peerPort: 9000, localAddress: '127.0.0.1', localPort: 9001, mac: '02:00:00:00:00:01', gatewayMac: '02:00:00:00:00:fe' },
+    });
+    expect(parseAtpWorkerArgs(PLACED)?.wire).toBeUndefined();
+    expect(parseAtpWorkerArgs([...PLACED, '--transport', 'udp'])?.wire).toBeUndefined();
+    expect(parseAtpPsArgs(['--listen', '10.0.0.9:48896', '--job', '1', '--pool', '8', '--rack', 'ina:10.0.0.1:48897', ...WIRE])).toMatchObject({
+      listenAddress: '10.0.0.9',
+      wire: { peerPort: 9000, localAddress: undefined, localPort: undefined },
+    });
+  });
+
+  test.each([
+    [[...PLACED, '--transport', 'tcp']],
+    [[...PLACED, '--peer', '127.0.0.1:9000']],
+    [[...PLACED, '--transport', 'wire', '--mac', '02:00:00:00:00:01', '--gateway-mac', '02:00:00:00:00:fe']],
+    [[...PLACED, ...WIRE.slice(0, 6)]],
+    [[...PLACED, ...WIRE.slice(0, 7), 'not-a-mac']],
+    [[...PLACED, ...WIRE, '--wire-local', 'localhost:1']],
+    [['--local', '[::1]:48896', ...PLACED.slice(2), ...WIRE]],
+    [['--local', '10.0.1.2:0', ...PLACED.slice(2), ...WIRE]],
+  ])('worker %j is ATP_BAD_CONFIG', (argv) => {
+    expect(codeOf(() => parseAtpWorkerArgs(argv))).toBe('ATP_BAD_CONFIG');
+  });
+
+  test('the PS on a wire needs a port it can put in frames', () => {
+    expect(codeOf(() => parseAtpPsArgs(['--listen', '10.0.0.9:0', '--job', '1', '--pool', '8', '--rack', 'ina:10.0.0.1:48897', ...WIRE]))).toBe('ATP_BAD_CONFIG');
+  });
+
+  test('a PS and one worker on the two ends of one wire (each the other’s gateway), no switch: exact', async () => {
+    const [psSocket, workerSocket] = await testUdpPorts(2);
+    const ps = { ip: '10.0.0.9', mac: '02:00:00:00:00:09' };
+    const worker = { ip: '10.0.0.1', mac: '02:00:00:00:00:01' };
+    const length = 3000;
+    const psIo = captureIo();
+    const psArgs = ['--listen', `${ps.ip}:48896`, '--job', '3', '--pool', '64', '--rack', `legacy:${worker.ip}:48897`, '--range', '256', '--window', '16', '--json'];
+    const psWire = ['--transport', 'wire', '--wire-local', `127.0.0.1:${psSocket}`, '--peer', `127.0.0.1:${workerSocket}`, '--mac', ps.mac, '--gateway-mac', worker.mac];
+    const psDone = runAgent(['atp-ps', ...psArgs, ...psWire, '--stop-after', String(Math.ceil(length / 64)), '--linger', '200'], psIo);
+    expect(await listening(psIo)).toBe(true);
+    expect(JSON.parse(psIo.lines[0]!)).toEqual({ listening: `${ps.ip}:48896` });
+    const io = captureIo();
+    const workerArgs = ['--local', `${worker.ip}:48897`, '--ps', `${ps.ip}:48896`, '--job', '3', '--rank', '0', '--workers', '1', '--pool', '64', '--bitmap1-bit', '0', '--fan-in1', '1'];
+    const workerWire = ['--transport', 'wire', '--wire-local', `127.0.0.1:${workerSocket}`, '--peer', `127.0.0.1:${psSocket}`, '--mac', worker.mac, '--gateway-mac', ps.mac];
+    const code = await runAgent(['atp-worker', ...workerArgs, ...workerWire, '--range', '256', '--window', '16', '--length', String(length), '--seed', 'wire', '--check', '--json'], io);
+    expect(io.errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(await psDone).toBe(0);
+    const expected = expectedAtp([seededTensor(length, 'wire', 0)], 64, 256);
+    const report = JSON.parse(io.lines[0]!) as AtpWorkerReport;
+    expect(report).toMatchObject({ resultSha256: createHash('sha256').update(new Uint8Array(expected.exact.buffer)).digest('hex'), check: { boundViolations: 0 } });
+    expect((JSON.parse(psIo.lines.at(-1)!) as AtpPsReport).stats).toMatchObject({ completed: Math.ceil(length / 64), strayDrops: 0 });
+  });
+});
