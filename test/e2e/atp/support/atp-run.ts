@@ -1,7 +1,8 @@
 /**
  * Runs one ATP job end to end on a Fabric: the controller's plan turned into
  * the agents' configurations (atpAgentConfigs), a parameter server
- * (AtpParameterServer) on its host's wire, one AtpWorker per worker on its
+ * (AtpParameterServer) on its host's wire (UdpWireTransport, answering with
+ * sendTo through the ToR), one AtpWorker per worker on its
  * wire (UdpWireTransport: frames to the ToR's MAC, addressed to the PS), and
  * every worker's allreduce at once. Everything the run opened is closed
  * before it returns.
@@ -14,7 +15,6 @@ import type { AtpPsStats } from '../../../../src/agent/atp/ps-stats.js';
 import { socketAddress, UdpWireTransport } from '../../../../src/agent/transport/index.js';
 import { atpAgentConfigs, type JobSpec, type RolloutPlan } from '../../../../src/controller/index.js';
 import type { Fabric } from './fabric.js';
-import { WireAddressedTransport } from './wire-addressed-transport.js';
 
 export interface AtpRunOutcome {
   readonly results: Float32Array[];
@@ -30,13 +30,14 @@ export interface RunningAtpJob {
 export async function startAtpJob(fabric: Fabric, spec: JobSpec, plan: RolloutPlan, tensors: readonly Float32Array[]): Promise<RunningAtpJob> {
   const { workers, ps } = atpAgentConfigs(spec, plan);
   const psWire = fabric.wire(ps.host);
-  const psTransport = await WireAddressedTransport.open({
+  // The PS answers with sendTo; its own address stands in for send()'s destination, which it never uses.
+  const psTransport = await UdpWireTransport.open({
+    localAddress: '127.0.0.1',
     localPort: psWire.agentSocket,
+    peerAddress: '127.0.0.1',
     peerPort: psWire.switchSocket,
-    mac: psWire.mac,
-    ip: ps.listenAddress,
-    udpPort: ps.listenPort,
-    gatewayMac: psWire.gatewayMac,
+    host: { mac: psWire.mac, ip: ps.listenAddress, udpPort: ps.listenPort },
+    remote: { mac: psWire.gatewayMac, ip: ps.listenAddress, udpPort: ps.listenPort },
   });
   const layout = layoutAtpJob(ps.racks.map((r) => ({ aggregating: r.aggregating, workers: r.workers.map((w) => socketAddress(w.address, w.port, 'ATP e2e')) })));
   const server = new AtpParameterServer({
