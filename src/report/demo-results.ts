@@ -1,10 +1,12 @@
 /**
  * What the demo makes of its workers' reports: each worker prints one JSON
- * line (SwitchMlWorkerReport or the baseline's WorkerReport, both with
- * `--check`), read here into the fields the table needs, then one row per
+ * line (SwitchMlWorkerReport, AtpWorkerReport or the baselines' WorkerReport,
+ * all with `--check`), read here into the fields the table needs, then one row per
  * algorithm. A report that lacks a field is a failed worker, not a crash.
  */
-export type DemoAlgorithm = 'switchml' | 'atp' | 'ring';
+/** What `p4ina demo --algorithm` takes, in its order of the list: the INA algorithms through a switch, then the baselines over TCP. */
+export const DEMO_ALGORITHMS = ['switchml', 'atp', 'ps', 'ring'] as const;
+export type DemoAlgorithm = (typeof DEMO_ALGORITHMS)[number];
 
 export interface WorkerOutcome {
   readonly rank: number;
