@@ -2,12 +2,15 @@
  * The runner's results document (what `mininet/testbed.py` hands to
  * `p4ina testbed format`) turned into the demo's rows and table: the same
  * columns and the same JSON keys as `p4ina demo`, plus what only a testbed
- * has (the topology, ordinary traffic, the PIDs it started).
+ * has (the topology, ordinary traffic, the PIDs it started, and per ATP job
+ * its levels, its parameter server's work and ECN: atp-run-report.ts).
  */
 import type { DemoAlgorithm, DemoRow } from '../report/demo-results.js';
 import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
-import { formatResultsJson, formatResultsTable } from '../report/results-table.js';
+import { formatResultsJson } from '../report/results-table.js';
+import { atpRunDetails, parseAtpRunInfo, type AtpRunDetails, type AtpRunInfo } from './atp-run-report.js';
 import { TESTBED_ERROR_CODES, TestbedError } from './testbed-error.js';
+import { formatTestbedTable, rowLabel } from './testbed-table.js';
 
 export interface TrafficResult {
   /** Ordered host pairs pinged (`sent`) and those answered within a few tries (`received`). */
@@ -22,6 +25,15 @@ export interface TestbedRun {
   /** Each worker's stdout (its JSON report), by rank; empty when the run failed. */
   readonly reports: readonly string[];
   readonly failure: string | null;
+  /** ATP runs (one per job): the job, its PS and levels. */
+  readonly atp: AtpRunInfo | undefined;
+}
+
+/** --ecn: the switches' marking threshold, and whether the links' RED marks too. */
+export interface EcnSetting {
+  readonly threshold: number;
+  readonly kernelRed: boolean;
+  readonly bandwidthMbps: number;
 }
 
 export interface TestbedDocument {
@@ -33,6 +45,7 @@ export interface TestbedDocument {
   readonly seed: number | string;
   readonly runs: readonly TestbedRun[];
   readonly traffic: TrafficResult | null;
+  readonly ecn: EcnSetting | null;
   /** Every process the runner started (switches, agents), for clean-up checks. */
   readonly pids: readonly number[];
 }
@@ -58,14 +71,21 @@ export function parseTestbedDocument(text: string): TestbedDocument {
   if (typeof doc.seed !== 'number' && typeof doc.seed !== 'string') fail('has no "seed"');
   if (!Array.isArray(doc.runs)) fail('has no "runs" list');
   const runs = doc.runs.map((run: unknown, i): TestbedRun => {
-    if (!isRecord(run) || (run.algorithm !== 'switchml' && run.algorithm !== 'ring')) fail(`run ${i} names no algorithm (switchml or ring)`);
+    if (!isRecord(run) || (run.algorithm !== 'switchml' && run.algorithm !== 'atp' && run.algorithm !== 'ring')) fail(`run ${i} names no algorithm (switchml, atp or ring)`);
     if (!isStringArray(run.hosts) || !isStringArray(run.reports)) fail(`run ${i} lacks "hosts" or "reports"`);
     if (run.failure !== null && typeof run.failure !== 'string') fail(`run ${i} has a "failure" that is not text`);
-    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure };
+    const atp = run.algorithm === 'atp' ? parseAtpRunInfo(run, i) : undefined;
+    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp };
   });
   const pids = Array.isArray(doc.pids) ? doc.pids.filter((p): p is number => Number.isInteger(p)) : [];
   const packetsLost = typeof doc.packetsLost === 'number' ? doc.packetsLost : 0;
-  return { topology: doc.topology, tensorBytes: doc.tensorBytes, loss: doc.loss, packetsLost, seed: doc.seed, runs, traffic: parseTraffic(doc.traffic), pids };
+  return { topology: doc.topology, tensorBytes: doc.tensorBytes, loss: doc.loss, packetsLost, seed: doc.seed, runs, traffic: parseTraffic(doc.traffic), ecn: parseEcn(doc.ecn), pids };
+}
+
+function parseEcn(value: unknown): EcnSetting | null {
+  if (value === null || value === undefined) return null;
+  if (!isRecord(value) || typeof value.threshold !== 'number' || typeof value.kernelRed !== 'boolean' || typeof value.bandwidthMbps !== 'number') fail('has a malformed "ecn"');
+  return { threshold: value.threshold, kernelRed: value.kernelRed, bandwidthMbps: value.bandwidthMbps };
 }
 
 function parseTraffic(value: unknown): TrafficResult | null {
@@ -91,6 +111,11 @@ export function testbedRows(doc: TestbedDocument): DemoRow[] {
   });
 }
 
+/** Per run, its ATP details (undefined for other algorithms). */
+export function testbedAtpDetails(doc: TestbedDocument): (AtpRunDetails | undefined)[] {
+  return doc.runs.map((run) => (run.atp ? atpRunDetails(run.atp, run.reports) : undefined));
+}
+
 export function trafficOk(traffic: TrafficResult | null): boolean {
   return traffic === null || (traffic.ping.received === traffic.ping.sent && traffic.tcp.every((t) => t.ok));
 }
@@ -103,8 +128,18 @@ export function testbedOk(doc: TestbedDocument, rows: readonly DemoRow[]): boole
 export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]): string {
   const loss = doc.loss > 0 ? `, loss ${doc.loss} on every host link each way (${doc.packetsLost} packets dropped)` : '';
   const lines = [`testbed ${doc.topology}${loss}`];
-  for (const run of doc.runs) lines.push(`  ${run.algorithm}: ${run.hosts.join(', ')}`);
-  let text = `${lines.join('\n')}\n\n${formatResultsTable(rows)}`;
+  const details = testbedAtpDetails(doc);
+  const several = details.filter((d) => d !== undefined).length > 1;
+  doc.runs.forEach((run, i) => {
+    const d = details[i];
+    const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : '';
+    lines.push(`  ${rowLabel(rows[i]!, d, several)}: ${run.hosts.join(', ')}${where}`);
+  });
+  if (doc.ecn) {
+    const { threshold, kernelRed, bandwidthMbps } = doc.ecn;
+    lines.push(`  ECN: switches mark at ${threshold} packets of egress queue, ports at ${bandwidthMbps} Mbit/s; ${kernelRed ? 'RED on every link marks too' : 'no RED in this kernel, so only the switches mark'}`);
+  }
+  let text = `${lines.join('\n')}\n\n${formatTestbedTable(rows, details, doc.ecn !== null)}`;
   if (doc.traffic) {
     const { ping, tcp } = doc.traffic;
     text += `\nping: ${ping.received}/${ping.sent} host pairs reach each other${ping.failed.length ? ` (no answer: ${ping.failed.join(' ')})` : ''}\n`;
@@ -114,6 +149,9 @@ export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]
 }
 
 export function formatTestbedJson(doc: TestbedDocument, rows: readonly DemoRow[]): string {
-  const base = JSON.parse(formatResultsJson({ workers: Math.max(0, ...rows.map((r) => r.workers)), tensorBytes: doc.tensorBytes, loss: doc.loss, seed: doc.seed, framesLost: doc.packetsLost, runs: rows })) as Record<string, unknown>;
-  return JSON.stringify({ topology: doc.topology, ...base, hosts: Object.fromEntries(doc.runs.map((r) => [r.algorithm, r.hosts])), traffic: doc.traffic, pids: doc.pids, ok: testbedOk(doc, rows) });
+  const details = testbedAtpDetails(doc);
+  // ATP rows carry their job's details (`atp`); other rows have atp: null, so every row has the same keys.
+  const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null }));
+  const base = JSON.parse(formatResultsJson({ workers: Math.max(0, ...rows.map((r) => r.workers)), tensorBytes: doc.tensorBytes, loss: doc.loss, seed: doc.seed, framesLost: doc.packetsLost, runs })) as Record<string, unknown>;
+  return JSON.stringify({ topology: doc.topology, ...base, hosts: Object.fromEntries(doc.runs.map((r) => [r.algorithm, r.hosts])), traffic: doc.traffic, ecn: doc.ecn, pids: doc.pids, ok: testbedOk(doc, rows) });
 }

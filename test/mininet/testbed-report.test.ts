@@ -54,14 +54,81 @@ describe('testbed results document', () => {
     expect(text).toContain('ping: 2/2 host pairs reach each other');
     expect(text).toContain('tcp h1 → h2: 10 bytes, intact');
     const json = JSON.parse(formatTestbedJson(doc, rows)) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['topology', 'workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'hosts', 'traffic', 'pids', 'ok']);
+    expect(Object.keys(json)).toEqual(['topology', 'workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'hosts', 'traffic', 'ecn', 'pids', 'ok']);
     expect(json.framesLost).toBe(5);
     expect(json.ok).toBe(false);
   });
 
   test('a malformed document is a TESTBED_BAD_REPORT that says what is wrong', () => {
     expect(() => parseTestbedDocument('nope')).toThrow(expect.objectContaining({ code: 'TESTBED_BAD_REPORT', message: "the testbed's results document is not JSON" }));
-    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'atp', hosts: [], reports: [], failure: null }] }))).toThrow(/run 0 names no algorithm/);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'rina', hosts: [], reports: [], failure: null }] }))).toThrow(/run 0 names no algorithm/);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'atp', hosts: [], reports: [], failure: null }] }))).toThrow(/ATP run 0 lacks "job" or "ps"/);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, ecn: { threshold: 8 } }))).toThrow(/malformed "ecn"/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, traffic: { ping: { sent: 1 }, tcp: [] } }))).toThrow(/traffic.ping/);
+  });
+});
+
+// An ATP worker's report: the demo's fields plus the ATP call's ECN counters (src/agent/atp/atp-stats.ts).
+const atpReport = (rank: number, ecnMarks: number, windowMin: number): string =>
+  `${JSON.stringify({ algorithm: 'atp', rank, resultSha256: sha('c'), iterations: [{ bytes: 1024, elapsedMs: 30 + rank, retransmissions: 1, ecnMarks, windowHalvings: ecnMarks > 0 ? 1 : 0, windowMin }], check: { maxAbsError: 2e-6, boundViolations: 0 } })}\n`;
+// The PS's stdout: its listening line, then its report (src/agent/atp/ps-main.ts).
+const psReport = (inSoftware: number, collided: number): string =>
+  `{"listening":"10.0.1.5:48896"}\n${JSON.stringify({ jobId: 1, listen: '10.0.1.5:48896', stats: { completed: 16, completedByOnePiece: 16 - inSoftware, completedInSoftware: inSoftware, piecesSummed: 2 * inSoftware, collisionPieces: collided, resendPieces: 0, overflowPieces: 3, level1Aggregates: 0 } })}\n`;
+const atpRun = (job: number, inSoftware: number, collided: number) => ({
+  algorithm: 'atp',
+  job,
+  hosts: ['h1', 'h2'],
+  reports: [atpReport(0, job, 8), atpReport(1, 0, 16)],
+  failure: null,
+  ps: { host: `ps${job}`, report: psReport(inSoftware, collided) },
+  level0: ['s1'],
+  level1: null,
+});
+
+describe('testbed results document with ATP jobs', () => {
+  test('one row per job, named by job, with the PS fallback (sequences it summed of those it completed) and collisions', () => {
+    const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, runs: [atpRun(1, 4, 5), atpRun(2, 0, 0), { ...atpRun(3, 0, 0), reports: [], failure: 'ps3: boom' }] }));
+    const rows = testbedRows(doc);
+    expect(rows.map((r) => [r.algorithm, r.workers, r.timeMs, r.retransmissions, r.identical])).toEqual([
+      ['atp', 2, 31, 2, true],
+      ['atp', 2, 31, 2, true],
+      ['atp', 2, undefined, undefined, undefined],
+    ]);
+    const text = formatTestbedText(doc, rows);
+    expect(text).toContain('  atp 1: h1, h2; PS ps1; level 0: s1; level 1: none');
+    expect(text).toMatch(/identical\s+PS fallback\s+collisions\n/);
+    expect(text).toMatch(/\natp 1 .* yes\s+4\/16\s+5\n/);
+    expect(text).toMatch(/\natp 2 .* yes\s+0\/16\s+0\n/);
+    expect(text).toContain('atp 3 failed: ps3: boom');
+    expect(text).not.toContain('ECN marks');
+    const json = JSON.parse(formatTestbedJson(doc, rows)) as { runs: { atp: { job: number; ps: Record<string, number> | null } }[]; ok: boolean };
+    expect(json.runs.map((r) => [r.atp.job, r.atp.ps?.completedInSoftware, r.atp.ps?.overflowPieces])).toEqual([
+      [1, 4, 3],
+      [2, 0, 3],
+      [3, 0, 3],
+    ]);
+    expect(json.ok).toBe(false);
+    expect(testbedOk(doc, rows.slice(0, 2))).toBe(true);
+  });
+
+  test('a single ATP job is just "atp"; with --ecn the table adds the marks and the smallest window, the header the setting', () => {
+    const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, ecn: { threshold: 8, kernelRed: false, bandwidthMbps: 10 }, runs: [atpRun(3, 1, 0)] }));
+    const rows = testbedRows(doc);
+    const text = formatTestbedText(doc, rows);
+    expect(text).toContain('  atp: h1, h2; PS ps3');
+    expect(text).toContain('ECN: switches mark at 8 packets of egress queue, ports at 10 Mbit/s; no RED in this kernel, so only the switches mark');
+    expect(text).toMatch(/PS fallback\s+collisions\s+ECN marks\s+window min\n/);
+    // Marks summed over the workers (3 + 0), the smallest window of any worker (8).
+    expect(text).toMatch(/\natp .* 1\/16\s+0\s+3\s+8\n/);
+    const json = JSON.parse(formatTestbedJson(doc, rows)) as { runs: { atp: { ecnMarks: number; windowHalvings: number; windowMin: number } }[]; ecn: unknown };
+    expect(json.runs[0]!.atp).toMatchObject({ ecnMarks: 3, windowHalvings: 1, windowMin: 8 });
+    expect(json.ecn).toEqual({ threshold: 8, kernelRed: false, bandwidthMbps: 10 });
+  });
+
+  test('a PS report that cannot be read leaves its numbers out, not the row', () => {
+    const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, runs: [{ ...atpRun(1, 0, 0), ps: { host: 'ps1', report: 'killed\n' } }] }));
+    const rows = testbedRows(doc);
+    expect(rows[0]!.identical).toBe(true);
+    expect(formatTestbedText(doc, rows)).toMatch(/\natp .* yes\s+-\s+-\n/);
   });
 });
