@@ -7,8 +7,8 @@
 import { DEMO_ERROR_CODES } from '../demo/demo-error.js';
 import { DEMO_USAGE, parseDemoArgs, type DemoOptions } from '../demo/demo-options.js';
 import { rowIsExact } from '../report/demo-results.js';
+import { formatDemoJson, formatDemoTable } from '../demo/demo-report.js';
 import { stderrProgress } from '../demo/progress.js';
-import { formatResultsJson, formatResultsTable } from '../report/results-table.js';
 import { runDemo } from '../demo/run-demo.js';
 import { P4inaError } from '../errors/p4ina-error.js';
 
@@ -34,10 +34,10 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const outcome = await runDemo(options, { progress: stderrProgress(), signal: controller.signal });
     if (options.json) {
-      process.stdout.write(`${formatResultsJson({ workers: options.workers, tensorBytes: options.tensorBytes, loss: options.loss, seed: options.seed, framesLost: outcome.framesLost, runs: outcome.rows })}\n`);
+      process.stdout.write(`${formatDemoJson(options, outcome)}\n`);
     } else {
       const loss = options.loss > 0 ? `\nloss ${options.loss} on every wire, each way: ${outcome.framesLost} frame(s) dropped by the demo's relays\n` : '';
-      process.stdout.write(`${formatResultsTable(outcome.rows)}${loss}`);
+      process.stdout.write(`${formatDemoTable(outcome)}${loss}`);
     }
     return outcome.rows.every(rowIsExact) ? 0 : 1;
   } catch (err) {

@@ -1,6 +1,7 @@
 /**
  * The demo's network on paper: one INA switch s1 and hosts h1..hN, host i on
- * switch port i through a UDP wire, and the SwitchML job of those hosts.
+ * switch port i through a UDP wire, the SwitchML job of those hosts, and the
+ * baselines' arguments (ATP's parameter server and job: demo-atp.ts).
  * Pure: the addresses in frames (10.0.0.0/24, 02:00:… MACs) are virtual —
  * they exist only inside the Ethernet frames the agents build — while the
  * wires themselves are sockets on 127.0.0.1 at the ports given.
@@ -14,14 +15,19 @@ export const SWITCH_MAC = '02:00:00:00:00:fe';
 /** Host i receives SwitchML results on 40000 + rank (any port works: the switch learns it from the job). */
 const WORKER_UDP_BASE = 40000;
 
-export interface DemoHost {
-  readonly rank: number;
+/** A host on the switch: a worker, or ATP's parameter server. */
+export interface NetworkHost {
   readonly name: string;
   readonly ip: string;
   readonly mac: string;
-  readonly udpPort: number;
   /** The switch port the host's wire plugs into. */
   readonly switchPort: number;
+}
+
+export interface DemoHost extends NetworkHost {
+  readonly rank: number;
+  /** Where SwitchML results come back. */
+  readonly udpPort: number;
 }
 
 /** Where each end of one host's wire is on 127.0.0.1. */
@@ -48,7 +54,7 @@ export function demoHosts(workers: number): DemoHost[] {
 }
 
 /** The topology document (docs/topology.md) for the controller. */
-export function demoTopology(hosts: readonly DemoHost[], grpcAddress: string, program: { p4info: string; config: string }): Record<string, unknown> {
+export function demoTopology(hosts: readonly NetworkHost[], grpcAddress: string, program: { p4info: string; config: string }): Record<string, unknown> {
   return {
     description: 'p4ina demo: one emulated switch on loopback, one UDP wire per host',
     hosts: Object.fromEntries(hosts.map((h) => [h.name, { ip: `${h.ip}/24`, mac: h.mac }])),
@@ -72,7 +78,7 @@ export function demoJobInput(hosts: readonly DemoHost[], poolSize: number) {
 }
 
 /** `-i` arguments of `p4ina switch` for the wires. */
-export function switchInterfaceArgs(hosts: readonly DemoHost[], wires: readonly WirePorts[]): string[] {
+export function switchInterfaceArgs(hosts: readonly NetworkHost[], wires: readonly WirePorts[]): string[] {
   return hosts.flatMap((h, i) => ['-i', `${h.switchPort}@udp:127.0.0.1:${wires[i]!.switchSocket}:127.0.0.1:${wires[i]!.switchPeer}`]);
 }
 
@@ -112,4 +118,14 @@ export function ringAgentArgs(rank: number, tcpPorts: readonly number[], run: { 
     '--check',
     '--json',
   ];
+}
+
+/** Arguments of `p4ina agent ps-server` for the parameter-server baseline: one round, then it exits; port 0, it says which. */
+export function psServerArgs(workers: number): string[] {
+  return ['ps-server', '--world', String(workers), '--listen', '127.0.0.1:0', '--rounds', '1', '--json'];
+}
+
+/** Arguments of `p4ina agent ps-worker` for one rank, given the server's "127.0.0.1:PORT". */
+export function psWorkerArgs(rank: number, workers: number, server: string, run: { length: number; seed: number | string }): string[] {
+  return ['ps-worker', '--rank', String(rank), '--world', String(workers), '--server', server, '--length', String(run.length), '--seed', String(run.seed), '--check', '--json'];
 }

@@ -3,10 +3,13 @@
  * input: every problem is a DEMO_BAD_OPTION error naming the option.
  */
 import { parseArgs } from 'node:util';
-import { MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
+import { DEMO_ALGORITHMS, type DemoAlgorithm } from '../report/demo-results.js';
+import { ATP_MAX_FAN_IN, MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 
 export interface DemoOptions {
+  /** What runs, in this order, one row each. */
+  readonly algorithms: readonly DemoAlgorithm[];
   /** Worker processes per algorithm. */
   readonly workers: number;
   /** Bytes of each worker's float32 tensor (a multiple of 4). */
@@ -19,13 +22,14 @@ export interface DemoOptions {
   readonly poolSize: number;
   /** Print one JSON document instead of the table. */
   readonly json: boolean;
-  /** Run the ring baseline even when SwitchML failed, and report both. */
+  /** Run the remaining algorithms when one failed, and report them all. */
   readonly keepGoing: boolean;
   /** Longest wait for one algorithm's workers, in ms. */
   readonly runTimeoutMs: number;
 }
 
 export const DEFAULT_DEMO_OPTIONS: DemoOptions = {
+  algorithms: ['switchml', 'ring'],
   workers: 4,
   tensorBytes: 16 * 1024 * 1024,
   loss: 0,
@@ -42,17 +46,21 @@ On loopback, without root: compiles p4/switchml.p4, starts an emulated switch wh
 ports are UDP wires on 127.0.0.1, programs it over P4Runtime (forwarding and a
 SwitchML job), then runs N worker processes that AllReduce seeded random tensors
 through the switch, then the ring AllReduce baseline over TCP on the same tensors,
-and prints a table of both.
+and prints a table of both. --algorithm chooses what runs: atp runs p4/atp.p4 on
+its own switch with a parameter server (PS) on one more port; ps is the
+parameter-server baseline over TCP.
 
 options:
-  --workers N        worker processes (1..${SWITCHML_MAX_WORKERS}, default ${DEFAULT_DEMO_OPTIONS.workers})
+  --algorithm LIST   comma-separated, run in this order: ${DEMO_ALGORITHMS.join(', ')}
+                     (default ${DEFAULT_DEMO_OPTIONS.algorithms.join(',')})
+  --workers N        worker processes (1..${SWITCHML_MAX_WORKERS}, with atp 1..${ATP_MAX_FAN_IN}; default ${DEFAULT_DEMO_OPTIONS.workers})
   --tensor SIZE      bytes of float32 per worker: 16MiB, 512KiB, 1MB, or bytes (default 16MiB)
   --loss P           drop each frame on the wires with probability P (0..0.5, default 0),
                      seeded; the demo relays every wire through itself to do so
   --seed S           seed of the tensors and of the loss (default 1)
   --pool P           the SwitchML job's slots = each worker's window (1..${MAX_POOL_SLOTS}, default ${DEFAULT_DEMO_OPTIONS.poolSize})
   --timeout SEC      longest wait for one algorithm's run (default ${DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000})
-  --keep-going       run the ring baseline even if SwitchML failed, and report both
+  --keep-going       run the remaining algorithms when one failed, and report them all
   --json             print one JSON document instead of the table
   -h, --help         show this help
 
@@ -60,6 +68,7 @@ Exit status: 0 every run exact and identical on all workers, 1 a run failed or w
 not exact, 2 bad options. Progress goes to stderr; Ctrl-C stops every process.`;
 
 const OPTIONS = {
+  algorithm: { type: 'string' },
   workers: { type: 'string' },
   tensor: { type: 'string' },
   loss: { type: 'string' },
@@ -110,6 +119,18 @@ function seed(raw: string | undefined): number | string {
   return /^-?\d+$/.test(trimmed) && Number.isSafeInteger(Number(trimmed)) ? Number(trimmed) : trimmed;
 }
 
+/** "atp,ring" → ['atp', 'ring']: known names, each once, in the order given. */
+export function parseAlgorithms(raw: string | undefined): readonly DemoAlgorithm[] {
+  if (raw === undefined) return DEFAULT_DEMO_OPTIONS.algorithms;
+  const names = raw.split(',').map((name) => name.trim().toLowerCase());
+  const known = new Set<string>(DEMO_ALGORITHMS);
+  const unknown = names.find((name) => !known.has(name));
+  if (unknown !== undefined) throw bad(`--algorithm takes a comma-separated list of ${DEMO_ALGORITHMS.join(', ')}; "${unknown}" is not one${unknown === '' ? ' (an empty name)' : ''}`);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw bad(`--algorithm lists ${twice} twice; give each once`);
+  return names as DemoAlgorithm[];
+}
+
 /** Parses argv after "demo"; undefined means --help. Throws DEMO_BAD_OPTION. */
 export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined {
   let values: Record<string, string | boolean | undefined>;
@@ -121,8 +142,13 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
   if (values.help === true) return undefined;
   const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
   const tensor = text('tensor');
+  const algorithms = parseAlgorithms(text('algorithm'));
+  const workers = integer(text('workers'), 'workers', 1, SWITCHML_MAX_WORKERS, DEFAULT_DEMO_OPTIONS.workers);
+  // One switch: ATP's level-0 fan-in is every worker, and fan-ins stop at 31 (5 bits).
+  if (algorithms.includes('atp') && workers > ATP_MAX_FAN_IN) throw bad(`--workers must be at most ${ATP_MAX_FAN_IN} with atp (a switch aggregates at most ${ATP_MAX_FAN_IN} contributors), got ${workers}`);
   return {
-    workers: integer(text('workers'), 'workers', 1, SWITCHML_MAX_WORKERS, DEFAULT_DEMO_OPTIONS.workers),
+    algorithms,
+    workers,
     tensorBytes: tensor === undefined ? DEFAULT_DEMO_OPTIONS.tensorBytes : parseTensorSize(tensor),
     loss: probability(text('loss')),
     seed: seed(text('seed')),

@@ -4,6 +4,7 @@
  * P4Runtime server listens. Waiting for that line is bounded; a switch that
  * exits first, or never says, is a DEMO_SWITCH_FAILED with its stderr.
  */
+import { startAnnouncedChild } from './announced-child.js';
 import type { ChildExit, ChildGroup, TrackedChild } from './child-group.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 
@@ -20,38 +21,17 @@ export async function startSwitchProcess(
   cliEntry: string,
   args: { readonly interfaces: readonly string[]; readonly config: string; readonly startTimeoutMs: number; readonly signal?: AbortSignal },
 ): Promise<SwitchProcess> {
-  let announce: (address: string) => void = () => {};
-  const announced = new Promise<string>((resolve) => (announce = resolve));
-  const child = await group.spawn({
+  const { child, address } = await startAnnouncedChild(group, {
     name: 'switch',
     command: process.execPath,
     args: [cliEntry, 'switch', ...args.interfaces, args.config, '--', '--grpc-server-addr', '127.0.0.1:0'],
-    onStdoutLine: (line) => {
-      const m = LISTENING.exec(line);
-      if (m) announce(m[1]!);
-    },
+    announcement: LISTENING,
+    startTimeoutMs: args.startTimeoutMs,
+    signal: args.signal,
+    what: 'the switch',
+    failed: (message) => new DemoError(DEMO_ERROR_CODES.switchStart, message),
   });
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<{ aborted: true }>((resolve) => {
-    onAbort = () => resolve({ aborted: true });
-    if (args.signal?.aborted) onAbort();
-    else args.signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  const outcome = await Promise.race([
-    aborted,
-    announced.then((address) => ({ address })),
-    child.exited.then((exit) => ({ exit })),
-    new Promise<{ timeout: true }>((resolve) => (timer = setTimeout(() => resolve({ timeout: true }), args.startTimeoutMs))),
-  ]).finally(() => {
-    clearTimeout(timer);
-    if (onAbort) args.signal?.removeEventListener('abort', onAbort);
-  });
-  if ('address' in outcome) return { child, grpcAddress: outcome.address };
-  if ('aborted' in outcome) throw new DemoError(DEMO_ERROR_CODES.interrupted, 'interrupted while the switch was starting');
-  const stderr = child.stderr().trim().split('\n').slice(-15).join('\n');
-  const why = 'exit' in outcome ? `it exited (code ${outcome.exit.code ?? outcome.exit.signal})` : `it did not say where it listens within ${args.startTimeoutMs} ms`;
-  throw new DemoError(DEMO_ERROR_CODES.switchStart, `the switch did not start: ${why}${stderr ? `\n${stderr}` : ''}`);
+  return { child, grpcAddress: address };
 }
 
 /** "code 1", "signal SIGKILL". */

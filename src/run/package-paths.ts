@@ -40,3 +40,8 @@ export function builtCliEntry(root = packageRoot()): string {
 export function switchMlSource(root = packageRoot()): string {
   return path.join(root, 'p4', 'switchml.p4');
 }
+
+/** The ATP program the demo compiles for `--algorithm atp`. */
+export function atpSource(root = packageRoot()): string {
+  return path.join(root, 'p4', 'atp.p4');
+}

@@ -14,11 +14,12 @@ function codeOf(f: () => unknown): string | undefined {
 describe('parseDemoArgs', () => {
   test('no options: the defaults (4 workers, 16 MiB, no loss, seed 1)', () => {
     expect(parseDemoArgs([])).toEqual(DEFAULT_DEMO_OPTIONS);
-    expect(DEFAULT_DEMO_OPTIONS).toMatchObject({ workers: 4, tensorBytes: 16 * 1024 * 1024, loss: 0, seed: 1, json: false, keepGoing: false });
+    expect(DEFAULT_DEMO_OPTIONS).toMatchObject({ algorithms: ['switchml', 'ring'], workers: 4, tensorBytes: 16 * 1024 * 1024, loss: 0, seed: 1, json: false, keepGoing: false });
   });
 
   test('every option', () => {
-    expect(parseDemoArgs(['--workers', '8', '--tensor', '1MiB', '--loss', '0.05', '--seed', 'abc', '--pool', '16', '--timeout', '90', '--json', '--keep-going'])).toEqual({
+    expect(parseDemoArgs(['--algorithm', 'atp,ring', '--workers', '8', '--tensor', '1MiB', '--loss', '0.05', '--seed', 'abc', '--pool', '16', '--timeout', '90', '--json', '--keep-going'])).toEqual({
+      algorithms: ['atp', 'ring'],
       workers: 8,
       tensorBytes: 1024 * 1024,
       loss: 0.05,
@@ -55,8 +56,30 @@ describe('parseDemoArgs', () => {
     [['--bogus']],
     [['positional']],
     [['--workers']],
+    [['--algorithm', 'rina']],
+    [['--algorithm', '']],
+    [['--algorithm', 'atp,,ring']],
+    [['--algorithm', 'ring,atp,ring']],
+    [['--algorithm']],
+    [['--algorithm', 'atp', '--workers', '32']],
   ])('%j is DEMO_BAD_OPTION', (argv) => {
     expect(codeOf(() => parseDemoArgs(argv))).toBe('DEMO_BAD_OPTION');
+  });
+});
+
+describe('--algorithm', () => {
+  test('a list runs in the order given; names are case-blind and may have spaces around them', () => {
+    expect(parseDemoArgs(['--algorithm', 'switchml,atp,ps,ring'])?.algorithms).toEqual(['switchml', 'atp', 'ps', 'ring']);
+    expect(parseDemoArgs(['--algorithm', ' ATP , ps'])?.algorithms).toEqual(['atp', 'ps']);
+    expect(parseDemoArgs(['--algorithm=ring'])?.algorithms).toEqual(['ring']);
+  });
+
+  test('the errors say what is wrong', () => {
+    expect(() => parseDemoArgs(['--algorithm', 'atp,rina'])).toThrow(/"rina" is not one/);
+    expect(() => parseDemoArgs(['--algorithm', 'atp,atp'])).toThrow(/atp twice/);
+    expect(() => parseDemoArgs(['--algorithm', 'atp', '--workers', '32'])).toThrow(/at most 31 with atp/);
+    // 32 workers are fine without ATP (SwitchML's limit).
+    expect(parseDemoArgs(['--algorithm', 'switchml,ps', '--workers', '32'])?.workers).toBe(32);
   });
 });
 

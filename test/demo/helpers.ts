@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { ChildGroup } from '../../src/demo/child-group.js';
-import { compileSwitchMl } from '../../src/demo/compile-switchml.js';
+import { compileDemoProgram } from '../../src/demo/compile-program.js';
 import { testUdpPorts } from '../helpers/test-ports.js';
 import { builtCliEntry, switchMlSource } from '../../src/run/package-paths.js';
 import { startSwitchProcess } from '../../src/demo/switch-process.js';
@@ -33,7 +33,7 @@ export async function probeDemoCapability(): Promise<{ ok: boolean; reason: stri
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'p4ina-demo-probe-'));
   const group = new ChildGroup();
   try {
-    const program = compileSwitchMl(switchMlSource(), tmp);
+    const program = compileDemoProgram(switchMlSource(), tmp);
     const [local, peer] = await testUdpPorts(2);
     await startSwitchProcess(group, CLI, { interfaces: ['-i', `1@udp:127.0.0.1:${local}:127.0.0.1:${peer}`], config: program.config, startTimeoutMs: 30_000 });
     return { ok: true, reason: 'the built switch runs switchml.p4 with UDP-wire ports' };

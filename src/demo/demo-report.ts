@@ -1,0 +1,39 @@
+/**
+ * The demo's results as printed: the results table (src/report), with a
+ * column "by switch" when ATP ran — the share of its result packets the
+ * switch aggregated whole — and a line under it saying what the parameter
+ * server summed; and the JSON document, with the same under "atp".
+ */
+import { formatResultsJson, formatResultsTable, RESULT_COLUMNS, resultCells } from '../report/results-table.js';
+import { formatTable } from '../report/table.js';
+import { switchShare, type AtpServerSummary } from './atp-server-report.js';
+import type { DemoOptions } from './demo-options.js';
+import type { DemoOutcome } from './run-demo.js';
+
+function percent(share: number | undefined): string | undefined {
+  return share === undefined ? undefined : `${(share * 100).toFixed(1)}%`;
+}
+
+function atpLine(s: AtpServerSummary): string {
+  return (
+    `atp: ${s.sequences} result packets: ${s.bySwitch} aggregated whole by the switch, ${s.byServer} summed by the parameter server ` +
+    `from ${s.piecesSummed} pieces (${s.collisionPieces} collided, ${s.resendPieces} resent)\n`
+  );
+}
+
+export function formatDemoTable(outcome: DemoOutcome): string {
+  const atp = outcome.atp;
+  if (!atp) return formatResultsTable(outcome.rows);
+  const columns = [...RESULT_COLUMNS, { title: 'by switch', align: 'right' } as const];
+  const cells = outcome.rows.map((r) => [...resultCells(r), r.algorithm === 'atp' ? percent(switchShare(atp)) : undefined]);
+  const notes = outcome.rows.filter((r) => r.failure !== undefined).map((r) => `${r.algorithm} failed: ${r.failure}\n`);
+  return `${formatTable(columns, cells)}${notes.join('')}\n${atpLine(atp)}`;
+}
+
+export function formatDemoJson(options: DemoOptions, outcome: DemoOutcome): string {
+  const base = JSON.parse(
+    formatResultsJson({ workers: options.workers, tensorBytes: options.tensorBytes, loss: options.loss, seed: options.seed, framesLost: outcome.framesLost, runs: outcome.rows }),
+  ) as Record<string, unknown>;
+  const atp = outcome.atp ? { ...outcome.atp, switchShare: switchShare(outcome.atp) ?? null } : null;
+  return JSON.stringify({ ...base, atp });
+}

@@ -1,0 +1,37 @@
+/**
+ * SwitchML in the demo: p4/switchml.p4 on its own switch, the controller's
+ * SwitchML job of every worker, N `p4ina agent switchml --transport wire`
+ * processes; the switch is stopped once they are done.
+ */
+import { defineJob } from '../controller/index.js';
+import { summariseRun, type DemoRow } from '../report/demo-results.js';
+import { switchMlSource } from '../run/package-paths.js';
+import { demoJobInput, switchMlAgentArgs } from './demo-network.js';
+import { INA_WORKER_NICENESS, type DemoRunContext } from './demo-run-context.js';
+import { startProgrammedSwitch } from './programmed-switch.js';
+import { whenSwitchExits } from './switch-process.js';
+import { runWorkerPhase } from './worker-phase.js';
+
+export async function runSwitchMl(ctx: DemoRunContext): Promise<DemoRow> {
+  const { hosts, options } = ctx;
+  const sw = await startProgrammedSwitch(ctx, {
+    source: switchMlSource(),
+    hosts,
+    install: async (installer) => {
+      await installer.setupJob(defineJob(demoJobInput(hosts, options.poolSize)));
+    },
+  });
+  try {
+    const run = { workers: hosts.length, poolSize: options.poolSize, length: ctx.elements, seed: options.seed };
+    const outcomes = await runWorkerPhase(ctx, {
+      algorithm: 'switchml',
+      argvByRank: hosts.map((h, rank) => [...switchMlAgentArgs(h, sw.wires[rank]!, run), ...(ctx.hooks.extraSwitchMlArgs?.(rank) ?? [])]),
+      niceness: INA_WORKER_NICENESS,
+      switchChild: sw.process.child,
+      fatal: whenSwitchExits(sw.process.child, "while switchml's workers were running"),
+    });
+    return summariseRun('switchml', options.tensorBytes, outcomes);
+  } finally {
+    await ctx.group.stop([sw.process.child]);
+  }
+}

@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'vitest';
+import { parseAtpServerReport, switchShare } from '../../src/demo/atp-server-report.js';
+import { DEFAULT_DEMO_OPTIONS } from '../../src/demo/demo-options.js';
+import { formatDemoJson, formatDemoTable } from '../../src/demo/demo-report.js';
+import { failedRun, summariseRun, type WorkerOutcome } from '../../src/report/demo-results.js';
+import { formatResultsTable } from '../../src/report/results-table.js';
+
+const SHA = 'c'.repeat(64);
+const outcome = (rank: number, elapsedMs: number): WorkerOutcome => ({ rank, resultSha256: SHA, bytes: 65536, elapsedMs, retransmissions: 1, maxAbsError: 1e-5, boundViolations: 0 });
+const rows = [summariseRun('atp', 65536, [outcome(0, 100), outcome(1, 120)]), summariseRun('ring', 65536, [outcome(0, 10), outcome(1, 11)])];
+
+/** A line as `p4ina agent atp-ps --json` prints it when stopped (only the fields read here matter). */
+const psReport = (stats: Record<string, number>): string =>
+  `{"listening":"10.0.0.200:48896"}\n${JSON.stringify({ jobId: 1, listen: '10.0.0.200:48896', stats: { datagrams: 9, ...stats }, transport: {} })}\n`;
+const STATS = { completed: 256, completedByOnePiece: 240, completedInSoftware: 16, piecesSummed: 32, collisionPieces: 2, resendPieces: 30 };
+
+describe("ATP's parameter server report", () => {
+  test('where each result packet was aggregated, read from the last JSON line', () => {
+    const summary = parseAtpServerReport(psReport(STATS));
+    expect(summary).toEqual({ sequences: 256, bySwitch: 240, byServer: 16, piecesSummed: 32, collisionPieces: 2, resendPieces: 30 });
+    expect(switchShare(summary)).toBe(240 / 256);
+    expect(switchShare({ ...summary, sequences: 0, bySwitch: 0 })).toBeUndefined();
+  });
+
+  test.each([
+    ['', /no JSON report/],
+    ['atp ps listening on 10.0.0.200:48896', /no JSON report/],
+    ['{"stats": 1', /not valid JSON/],
+    ['{"jobId":1}', /no "stats"/],
+    [psReport({ ...STATS, completed: -1 }), /"completed"/],
+  ])('%j is refused: %s', (stdout, message) => {
+    expect(() => parseAtpServerReport(stdout)).toThrow(message);
+  });
+});
+
+describe('the demo’s table and JSON', () => {
+  test('without ATP: the results table as it always was', () => {
+    expect(formatDemoTable({ rows, framesLost: 0 })).toBe(formatResultsTable(rows));
+  });
+
+  test('with ATP: a "by switch" column for its row, and what the PS summed under the table', () => {
+    const atp = parseAtpServerReport(psReport(STATS));
+    const table = formatDemoTable({ rows: [...rows, failedRun('ps', 2, 65536, 'ps: worker 1 exited with status 1')], framesLost: 0, atp });
+    const lines = table.split('\n');
+    expect(lines[0]).toMatch(/identical {2}by switch$/);
+    expect(lines[2]).toMatch(/^atp .* yes +93\.8%$/);
+    expect(lines[3]).toMatch(/^ring .* yes +-$/);
+    expect(lines[4]).toMatch(/^ps .* failed +-$/);
+    expect(lines.slice(5)).toEqual([
+      'ps failed: ps: worker 1 exited with status 1',
+      '',
+      'atp: 256 result packets: 240 aggregated whole by the switch, 16 summed by the parameter server from 32 pieces (2 collided, 30 resent)',
+      '',
+    ]);
+  });
+
+  test('JSON: the results document, and "atp" with the share (null without ATP)', () => {
+    const atp = parseAtpServerReport(psReport(STATS));
+    const options = { ...DEFAULT_DEMO_OPTIONS, workers: 2, tensorBytes: 65536 };
+    const doc = JSON.parse(formatDemoJson(options, { rows, framesLost: 3, atp })) as Record<string, unknown>;
+    expect(Object.keys(doc)).toEqual(['workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'atp']);
+    expect(doc).toMatchObject({ workers: 2, framesLost: 3, atp: { sequences: 256, bySwitch: 240, switchShare: 240 / 256 } });
+    expect((doc.runs as { algorithm: string }[]).map((r) => r.algorithm)).toEqual(['atp', 'ring']);
+    expect(JSON.parse(formatDemoJson(options, { rows, framesLost: 0 }))).toMatchObject({ atp: null });
+  });
+});
