@@ -8,6 +8,7 @@ for every host and every switch address (the programs answer ARP for their
 own address too; static entries just take a round trip out of each start).
 """
 import hashlib
+import os
 import subprocess
 
 OFFLOADS = ['tx', 'off', 'rx', 'off', 'sg', 'off', 'tso', 'off', 'gso', 'off', 'gro', 'off']
@@ -60,11 +61,24 @@ def packets_dropped(net):
 
 
 def kernel_has_netem():
-    """Whether tc can make a netem qdisc (Mininet's delay= needs it); probed on a dummy interface of ours."""
-    name = 'p4inetemprobe'
-    subprocess.run(['ip', 'link', 'add', name, 'type', 'dummy'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """Whether tc can make a netem qdisc (Mininet's delay= needs it)."""
+    return kernel_has_qdisc(['netem', 'delay', '1ms'])
+
+
+def kernel_has_red_ecn():
+    """Whether tc can make a RED qdisc that marks ECN (Mininet's enable_ecn=, for --ecn)."""
+    return kernel_has_qdisc(['red', 'limit', '1000000', 'min', '30000', 'max', '35000', 'avpkt', '1500', 'burst', '20',
+                             'bandwidth', '10mbit', 'probability', '1', 'ecn'])
+
+
+def kernel_has_qdisc(qdisc):
+    """Probed on a veth pair of our own (every kernel Mininet runs on has veths; not every one has dummy links)."""
+    name = 'p4iq%d' % os.getpid()
+    made = subprocess.run(['ip', 'link', 'add', name, 'type', 'veth', 'peer', 'name', name + 'p'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if made.returncode != 0:
+        return False
     try:
-        probe = subprocess.run(['tc', 'qdisc', 'add', 'dev', name, 'root', 'netem', 'delay', '1ms'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        probe = subprocess.run(['tc', 'qdisc', 'add', 'dev', name, 'root'] + qdisc, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return probe.returncode == 0
     finally:
         subprocess.run(['ip', 'link', 'del', name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -3,6 +3,11 @@ import argparse
 import re
 
 SIZE = re.compile(r'^(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|KiB|MiB|GiB)?$')
+# The order runs go in.
+ALGORITHMS = ['switchml', 'atp', 'ring']
+# ATP's UDP block is 0xBF00..0xBF0F: each PS listens on the first port, job j's workers on first + j.
+MAX_ATP_JOBS = 15
+DEFAULT_POOL = {'switchml': 32, 'atp': 256}
 UNITS = {None: 1, 'B': 1, 'KB': 1000, 'MB': 1000 ** 2, 'GB': 1000 ** 3, 'KiB': 1024, 'MiB': 1024 ** 2, 'GiB': 1024 ** 3}
 
 
@@ -32,6 +37,17 @@ def positive(text):
     return int(text)
 
 
+def job_list(text):
+    """'switchml', 'atp,ring', 'both' (= switchml,ring) → the algorithms in the order they run."""
+    names = ['switchml', 'ring'] if text == 'both' else [n.strip() for n in text.split(',') if n.strip()]
+    unknown = [n for n in names if n not in ALGORITHMS]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError('"%s": give switchml, atp, ring or a comma list of them (both = switchml,ring)' % text)
+    if 'switchml' in names and 'atp' in names:
+        raise argparse.ArgumentTypeError('switchml and atp cannot run together: INA switches run one program, p4/switchml.p4 or p4/atp.p4')
+    return sorted(set(names), key=ALGORITHMS.index)
+
+
 def pair(text):
     parts = text.split(',')
     if len(parts) != 2:
@@ -42,21 +58,33 @@ def pair(text):
 def build_parser():
     p = argparse.ArgumentParser(
         prog='p4ina testbed',
-        description='A Mininet testbed of P4 switches (p4ina switch or BMv2) and hosts: runs SwitchML and the ring '
+        description='A Mininet testbed of P4 switches (p4ina switch or BMv2) and hosts: runs SwitchML, ATP and the ring '
                     'baseline on it, prints the demo\'s table, and tears everything down. Run as root.')
     p.add_argument('--topo', default='single,hosts=4', help='single,hosts=K | leafspine,racks=R,hosts=H,spines=S (default single,hosts=4)')
-    p.add_argument('--ina-tors', default='all', help='which racks\' ToRs run switchml.p4: 1,3 | all | none (default all)')
+    p.add_argument('--ina-tors', default='all', help='which racks\' ToRs aggregate (switchml.p4, or atp.p4 with --job atp): 1,3 | all | none (default all)')
     p.add_argument('--legacy', choices=['bridge', 'p4'], default='bridge', help='non-INA ToRs: Linux bridges, or p4ina switches running p4/forward.p4 (default bridge)')
-    p.add_argument('--spine', choices=['p4', 'bridge'], default='p4', help='spines: p4ina switches running forward.p4, or Linux bridges (default p4)')
-    p.add_argument('--job', choices=['switchml', 'ring', 'both'], default='both', help='what to run (default both, side by side)')
+    p.add_argument('--spine', choices=['p4', 'bridge', 'ina'], default='p4', help='spines: p4ina switches running forward.p4, Linux bridges, '
+                   'or INA switches running the INA program (ATP: level 1 when on every path to the PS) (default p4)')
+    p.add_argument('--job', type=job_list, default=job_list('both'), metavar='ALGORITHMS',
+                   help='what to run: switchml, atp, ring, or a comma list (atp,ring); both = switchml,ring (the default), side by side')
+    p.add_argument('--jobs', type=positive, default=1, help='ATP jobs at once on the same switches and pool (1..%d, default 1): '
+                   'every worker host runs one worker of each, each job has a PS host of its own' % MAX_ATP_JOBS)
     p.add_argument('--workers', default='auto', help='hosts of the SwitchML job: auto (every host on a single switch; '
-                   'else the first INA rack), rack=N, or names h1,h2 (default auto); ring runs on every host unless names are given')
+                   'else the first INA rack), rack=N, or names h1,h2 (default auto); ring and ATP run on every host unless names are given')
     p.add_argument('--tensor', type=tensor_size, default=tensor_size('1MiB'), help='bytes of float32 per worker (default 1MiB)')
-    p.add_argument('--pool', type=positive, default=32, help='SwitchML slots = each worker\'s window (default 32)')
+    p.add_argument('--pool', type=positive, default=None, help='SwitchML slots = each worker\'s window (default 32); ATP: aggregators '
+                   'of the shared pool every job hashes over (default 256)')
     p.add_argument('--seed', default='1', help='seed of the tensors (default 1)')
     p.add_argument('--loss', type=fraction, default=0.0, help='netem loss on every host link, each way (0..0.5)')
     p.add_argument('--bw', type=float, default=None, help='bandwidth of every link, Mbit/s (TCLink)')
     p.add_argument('--delay', default=None, help='delay of every link, e.g. 1ms (TCLink)')
+    p.add_argument('--value-range', type=float, default=256.0, help='ATP\'s fixed-point range: larger values go as float32 and the PS sums '
+                   'their packets (default 256, which the seeded tensors stay within; ATP\'s own 213 sends most packets to the PS)')
+    p.add_argument('--ecn', action='store_true', help='ATP with ECN: the switches mark at --ecn-threshold packets of egress queue '
+                   '(queues build at --bw, which it needs), and RED with ECN on every link when the kernel has it')
+    p.add_argument('--ecn-threshold', type=positive, default=8, help='queue depth in packets at which the switches mark (default 8; with --ecn)')
+    p.add_argument('--queue-depth', type=positive, default=None, help='egress queue capacity of p4ina switches\' ports in packets '
+                   '(tail drop past it; default the switch\'s 64); the ports\' rate is their link\'s --bw')
     p.add_argument('--traffic', action='store_true', help='also check ordinary traffic: ping between every pair of hosts, a TCP transfer')
     p.add_argument('--timeout', type=positive, default=300, help='seconds each run may take (default 300)')
     p.add_argument('--prefix', default='p4i', help='prefix of every node name, so our interfaces never clash (default p4i)')
@@ -64,6 +92,7 @@ def build_parser():
     p.add_argument('--logs', default=None, help='keep the switches\' logs and the generated files in DIR (default: a temp dir, removed)')
     p.add_argument('--target', choices=['p4ina', 'bmv2'], default='p4ina', help='P4 switches: p4ina\'s emulator or BMv2\'s simple_switch_grpc')
     p.add_argument('--bmv2-switchml', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/switchml.p4 (with --target bmv2)')
+    p.add_argument('--bmv2-atp', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/atp.p4 (with --target bmv2 and --job atp)')
     p.add_argument('--bmv2-forward', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/forward.p4 (with --target bmv2 and P4 legacy switches)')
     p.add_argument('--bmv2-binary', default='simple_switch_grpc', help='BMv2\'s binary (default simple_switch_grpc on PATH)')
     p.add_argument('--keep', action='store_true', help='after the runs, leave the network up in Mininet\'s CLI; exit it to tear down')
@@ -75,8 +104,24 @@ def build_parser():
 def parse(argv):
     options = build_parser().parse_args(argv)
     options.job_id = 1
+    error = build_parser().error
+    options.atp_jobs = options.jobs if 'atp' in options.job else 0
+    if options.jobs > 1 and 'atp' not in options.job:
+        error('--jobs runs several ATP jobs: add --job atp')
+    if options.jobs > MAX_ATP_JOBS:
+        error('--jobs: at most %d ATP jobs (their workers\' ports share ATP\'s block of 16 UDP ports)' % MAX_ATP_JOBS)
+    if options.ecn and 'atp' not in options.job:
+        error('--ecn marks ATP packets: add --job atp')
+    if options.ecn and not options.bw:
+        error('--ecn needs --bw (Mbit/s): queues, and so marks, only build where a link has a rate')
+    if not 0 < options.value_range < float('inf'):
+        error('--value-range: a positive number')
+    if options.pool is None:
+        options.pool = DEFAULT_POOL['atp' if 'atp' in options.job else 'switchml']
     if not re.match(r'^[a-z][a-z0-9]{0,5}$', options.prefix):
-        build_parser().error('--prefix: 1 to 6 lower-case letters or digits, starting with a letter (interface names are at most 15 characters)')
-    if options.target == 'bmv2' and options.bmv2_switchml is None:
-        build_parser().error('--target bmv2 needs --bmv2-switchml JSON,P4INFO (p4c-bm2-ss outputs of p4/switchml.p4; see README)')
+        error('--prefix: 1 to 6 lower-case letters or digits, starting with a letter (interface names are at most 15 characters)')
+    if options.target == 'bmv2' and 'atp' not in options.job and options.bmv2_switchml is None:
+        error('--target bmv2 needs --bmv2-switchml JSON,P4INFO (p4c-bm2-ss outputs of p4/switchml.p4; see README)')
+    if options.target == 'bmv2' and 'atp' in options.job and options.bmv2_atp is None:
+        error('--target bmv2 with --job atp needs --bmv2-atp JSON,P4INFO (p4c-bm2-ss outputs of p4/atp.p4; see README)')
     return options

@@ -1,7 +1,8 @@
 """The testbed run, start to finish: plan → compile the P4 programs →
 Mininet up (our switches wait for their gRPC ports) → hosts prepared → the
 controller from the root namespace (`p4ina controller apply`) → ordinary
-traffic (optional) → SwitchML, then the ring baseline, one agent per host →
+traffic (optional) → SwitchML or ATP (all ATP jobs at once, each with its
+parameter server), then the ring baseline, one agent per host and job →
 the results document → `p4ina testbed format` prints the demo's table.
 
 Whatever happens — success, a failure, Ctrl-C or SIGTERM — `finally` takes
@@ -20,10 +21,12 @@ import traceback
 
 from . import lifeline
 from .agents import ring_argv, run_workers, switchml_argv
-from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, ping_all, prepare_hosts, tcp_transfer
+from .atp_jobs import atp_commands, atp_job_specs
+from .atp_runs import run_atp_jobs
+from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, kernel_has_red_ecn, ping_all, prepare_hosts, tcp_transfer
 from .switches import Bmv2Switch, P4inaSwitch, SwitchStartError, free_tcp_port
 from .selection import choose_hosts, make_plan
-from .topologies import TopologyError, mininet_topo, topology_json
+from .topologies import TopologyError, mininet_topo, port_rates, topology_json
 
 EXIT_INTERRUPTED = 130
 
@@ -66,15 +69,18 @@ class Testbed:
     def programs(self):
         kinds = {s.kind for s in self.plan.switches}
         programs = {}
+        # INA switches run atp.p4 for ATP, else switchml.p4 (both forward ordinary traffic like forward.p4).
+        ina_program = 'atp' if 'atp' in self.options.job else 'switchml'
         if self.options.target == 'bmv2':
-            programs['ina'] = {'config': os.path.abspath(self.options.bmv2_switchml[0]), 'p4info': os.path.abspath(self.options.bmv2_switchml[1])}
+            given = self.options.bmv2_atp if ina_program == 'atp' else self.options.bmv2_switchml
+            programs['ina'] = {'config': os.path.abspath(given[0]), 'p4info': os.path.abspath(given[1])}
             if 'p4' in kinds:
                 if not self.options.bmv2_forward:
                     raise TestbedFailure('--target bmv2 with P4 legacy switches needs --bmv2-forward JSON,P4INFO (or --legacy bridge --spine bridge)')
                 programs['p4'] = {'config': os.path.abspath(self.options.bmv2_forward[0]), 'p4info': os.path.abspath(self.options.bmv2_forward[1])}
             return programs
         if 'ina' in kinds:
-            programs['ina'] = self.compile('switchml')
+            programs['ina'] = self.compile(ina_program)
         if 'p4' in kinds:
             programs['p4'] = self.compile('forward')
         return programs
@@ -88,7 +94,8 @@ class Testbed:
                   'pcap_dir': os.path.join(self.options.pcap, sw.name) if self.options.pcap else None}
         if self.options.target == 'bmv2':
             return dict(params, cls=Bmv2Switch, binary=self.options.bmv2_binary)
-        return dict(params, cls=P4inaSwitch, node_binary=self.node, cli=self.cli, config=self.program_files[sw.kind]['config'])
+        return dict(params, cls=P4inaSwitch, node_binary=self.node, cli=self.cli, config=self.program_files[sw.kind]['config'],
+                    port_rates=port_rates(self.plan, sw.name, self.options), queue_depth=self.options.queue_depth)
 
     # --- the run ---------------------------------------------------------------------------
     def run(self):
@@ -98,20 +105,28 @@ class Testbed:
         options = self.options
         try:
             self.plan = make_plan(options)
-            switchml_hosts = choose_hosts(self.plan, options, 'switchml') if options.job in ('switchml', 'both') else []
-            ring_hosts = choose_hosts(self.plan, options, 'ring') if options.job in ('ring', 'both') else []
+            switchml_hosts = choose_hosts(self.plan, options, 'switchml') if 'switchml' in options.job else []
+            atp_hosts = choose_hosts(self.plan, options, 'atp') if 'atp' in options.job else []
+            ring_hosts = choose_hosts(self.plan, options, 'ring') if 'ring' in options.job else []
         except TopologyError as err:
             raise TestbedFailure(str(err))
-        progress('%s: %d hosts, switches %s' % (options.topo, len(self.plan.hosts), ', '.join('%s (%s)' % (s.name, s.kind) for s in self.plan.switches)))
+        ps_text = ' and %d PS host(s)' % len(self.plan.ps_hosts) if self.plan.ps_hosts else ''
+        progress('%s: %d hosts%s, switches %s' % (options.topo, len(self.plan.hosts), ps_text, ', '.join('%s (%s)' % (s.name, s.kind) for s in self.plan.switches)))
         if options.delay and not kernel_has_netem():
             raise TestbedFailure('--delay needs the netem qdisc, which this kernel lacks (CONFIG_NET_SCH_NETEM); leave --delay out')
+        # --ecn: the switches always mark (the jobs' ECN threshold); the kernel marks too where it has RED.
+        red_ecn = bool(options.ecn) and kernel_has_red_ecn()
+        if options.ecn and not red_ecn:
+            progress('--ecn: this kernel has no RED qdisc (CONFIG_NET_SCH_RED), so only the P4 switches mark')
+        if options.bw and options.target == 'bmv2':
+            progress('--bw shapes the links only: BMv2\'s queue rates are set through its Thrift CLI (set_queue_rate), which the testbed does not use')
         progress('compiling the P4 programs' if options.target == 'p4ina' else 'using the given BMv2 programs')
         self.program_files = self.programs()
         p4 = [s for s in self.plan.switches if s.kind != 'bridge']
         self.devices = {s.name: (i, free_tcp_port()) for i, s in enumerate(p4)}
 
         progress('starting Mininet and %d P4 switch(es)' % len(p4))
-        topo = mininet_topo(self.plan, options, self.switch_params)
+        topo = mininet_topo(self.plan, options, self.switch_params, red_ecn)
         # cleanup=False: Mininet's cleanup is `mn -c`, which would touch other people's networks.
         self.net = Mininet(topo=topo, controller=None, link=TCLink, build=False, autoSetMacs=False, cleanup=False)
         self.net.build()
@@ -128,8 +143,9 @@ class Testbed:
             except HostSetupError as err:
                 raise TestbedFailure(str(err))
 
-        progress('controller: pipelines, forwarding%s' % (', SwitchML job' if switchml_hosts else ''))
-        aggregator_ip = self.apply_controller(switchml_hosts)
+        jobs_text = ', SwitchML job' if switchml_hosts else ', %d ATP job(s)' % options.atp_jobs if atp_hosts else ''
+        progress('controller: pipelines, forwarding%s' % jobs_text)
+        aggregator_ip, atp_applied = self.apply_controller(switchml_hosts, atp_hosts)
 
         traffic = None
         if options.traffic:
@@ -143,16 +159,33 @@ class Testbed:
             progress('SwitchML: %d workers × %d bytes through %s' % (len(switchml_hosts), options.tensor, aggregator_ip))
             placed = [(h, switchml_argv(self.node, self.cli, h, rank, len(switchml_hosts), aggregator_ip, options)) for rank, h in enumerate(switchml_hosts)]
             runs.append(dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts]))
+        if atp_hosts:
+            runs += self.run_atp(atp_hosts, atp_applied)
         if ring_hosts:
             progress('ring: %d workers × %d bytes over TCP' % (len(ring_hosts), options.tensor))
             placed = [(h, ring_argv(self.node, self.cli, ring_hosts, rank, options)) for rank, h in enumerate(ring_hosts)]
             runs.append(dict(run_workers(self.net, 'ring', placed, options.timeout, self.pids), hosts=[h.name for h in ring_hosts]))
         dropped = packets_dropped(self.net) if options.loss else 0
+        ecn = {'threshold': options.ecn_threshold, 'kernelRed': red_ecn, 'bandwidthMbps': options.bw} if options.ecn else None
         return {'topology': options.topo + (' (INA ToRs: %s)' % options.ina_tors if self.plan.kind == 'leafspine' else ''),
                 'tensorBytes': options.tensor, 'loss': options.loss, 'packetsLost': dropped, 'seed': options.seed, 'runs': runs, 'traffic': traffic,
-                'pids': self.pids, 'logs': None if self.own_dir else self.dir}
+                'ecn': ecn, 'pids': self.pids, 'logs': None if self.own_dir else self.dir}
 
-    def apply_controller(self, switchml_hosts):
+    def run_atp(self, atp_hosts, applied):
+        """Every ATP job at once; one run per job, in job order."""
+        commands = [atp_commands(self.node, self.cli, a, self.options) for a in applied]
+        where = ', '.join('job %d: PS %s, level 0 %s, level 1 %s' % (c['job'], c['ps'][0], ', '.join(c['level0']) or 'none', c['level1'] or 'none') for c in commands)
+        progress('ATP: %d job(s) × %d workers × %d bytes (%s)' % (len(commands), len(atp_hosts), self.options.tensor, where))
+        results = run_atp_jobs(self.net, commands, self.options.timeout, self.pids)
+        runs = []
+        for command, result in zip(commands, results):
+            runs.append({'algorithm': 'atp', 'job': command['job'], 'hosts': [h for h, _ in command['workers']], 'reports': result['reports'],
+                         'failure': result['failure'], 'ps': {'host': command['ps'][0], 'report': result['ps_report']},
+                         'level0': command['level0'], 'level1': command['level1']})
+        return runs
+
+    def apply_controller(self, switchml_hosts, atp_hosts):
+        """Pipelines, forwarding and the jobs; returns (SwitchML's aggregator address, the report's ATP jobs)."""
         doc = topology_json(self.plan, self.options, lambda n: '127.0.0.1:%d' % self.devices[n][1], lambda n: self.devices[n][0],
                             lambda s: self.program_files[s.kind], 'bmv2' if self.options.target == 'bmv2' else 'emulator')
         topo_path = os.path.join(self.dir, 'topology.json')
@@ -162,22 +195,29 @@ class Testbed:
         if switchml_hosts:
             job = {'id': self.options.job_id, 'name': 'testbed', 'algorithm': 'switchml', 'pool_size': self.options.pool,
                    'workers': [{'rank': r, 'host': h.name, 'udp_port': 40000 + r} for r, h in enumerate(switchml_hosts)]}
-            job_path = os.path.join(self.dir, 'job-switchml.json')
-            with open(job_path, 'w') as f:
-                json.dump(job, f, indent=2)
-            argv += ['--job', job_path]
+            argv += ['--job', self.write_job('job-switchml.json', job)]
+        if atp_hosts:
+            for spec in atp_job_specs(self.options, atp_hosts, self.plan.ps_hosts):
+                argv += ['--job', self.write_job('job-atp-%d.json' % spec['id'], spec)]
         out = subprocess.run(argv, cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if out.returncode != 0:
             raise TestbedFailure('the controller failed (exit %d):\n%s' % (out.returncode, out.stderr.decode('utf8', 'replace').strip()))
         report = json.loads(out.stdout.decode('utf8').strip().splitlines()[-1])
         if self.options.verbose:
             sys.stderr.write(json.dumps(report, indent=2) + '\n')
+        atp_applied = [j for j in report['jobs'] if j['algorithm'] == 'atp']
         if not switchml_hosts:
-            return None
+            return None, atp_applied
         job = report['jobs'][0]
         if not job['aggregation']:
             raise TestbedFailure('no switch can aggregate SwitchML for %s: %s' % (', '.join(h.name for h in switchml_hosts), ' '.join(job['reasons'])))
-        return job['aggregation'][0]['ip']
+        return job['aggregation'][0]['ip'], atp_applied
+
+    def write_job(self, name, spec):
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as f:
+            json.dump(spec, f, indent=2)
+        return path
 
     def keep(self):
         from mininet.cli import CLI

@@ -142,20 +142,33 @@ class P4RuntimeSwitch(Switch):
 class P4inaSwitch(P4RuntimeSwitch):
     """`node <repo>/dist/src/cli/main.js switch …`: p4ina's emulator.
 
-    Extra parameters: node_binary (the Node.js binary), cli (the built main.js).
+    Extra parameters: node_binary (the Node.js binary), cli (the built main.js),
+    port_rates ({port: Mbit/s}: each port's egress queue drains at its link's
+    bandwidth, so queues and ECN marks build where Mininet's links would),
+    queue_depth (packets per port queue; default the switch's own).
     """
 
-    def __init__(self, name, node_binary='node', cli=None, **params):
+    def __init__(self, name, node_binary='node', cli=None, port_rates=None, queue_depth=None, **params):
         P4RuntimeSwitch.__init__(self, name, **params)
         self.node = node_binary
         self.cli = cli
+        self.port_rates = port_rates or {}
+        self.queue_depth = queue_depth
+
+    def queue_args(self):
+        args = []
+        for port, mbps in sorted(self.port_rates.items()):
+            args += ['--port-rate', '%gMbps@%d' % (mbps, port)]
+        if self.queue_depth and self.port_rates:
+            args += ['--queue-depth', str(self.queue_depth)]
+        return args
 
     def popen_kwargs(self):
         # Its lifeline to the runner: it stops by itself if the runner dies without its teardown.
         return child_popen_kwargs()
 
     def command(self):
-        argv = [self.node, self.cli, 'switch', '--device-id', str(self.device_id)] + self.interface_args()
+        argv = [self.node, self.cli, 'switch', '--device-id', str(self.device_id)] + self.interface_args() + self.queue_args()
         if self.pcap_dir:
             argv += ['--pcap', self.pcap_dir]
         argv += [self.config] if self.config else ['--no-p4']

@@ -1,14 +1,21 @@
 """Testbed topologies on paper: `single` (k hosts on one switch) and
 `leafspine` (racks of hosts under ToRs, spines above), with each switch's
-kind: "ina" (runs switchml.p4, has an address), "p4" (a legacy switch running
-forward.p4) or "bridge" (a Linux bridge). The same plan becomes a Mininet
+kind: "ina" (runs switchml.p4 or atp.p4, has an address), "p4" (a legacy
+switch running forward.p4) or "bridge" (a Linux bridge). The same plan becomes a Mininet
 topology (mininet_topo) and the controller's topology file (topology_json,
 docs/topology.md), so the two always agree on names and port numbers.
 
 Addresses live only inside the hosts' namespaces: host h of rack r is
 10.0.r.h/8 with MAC 08:00:00:00:rr:hh; an INA ToR is 10.0.r.254,
-02:00:00:00:rr:fe. Names carry a prefix so that the switches' interfaces in
+02:00:00:00:rr:fe, an INA spine k 10.0.0.(200+k), 02:00:00:00:00:kk. Names carry a prefix so that the switches' interfaces in
 the root namespace (PREFIXt1-eth1) cannot clash with anyone else's.
+
+ATP parameter servers (one per ATP job) get hosts of their own, PREFIXps1,
+PREFIXps2, …, which never run workers: on a single switch they take the
+next ports after the workers' hosts; on a leaf-spine they form a rack of
+their own (rack R+1) under a legacy ToR, because a level-0 ToR must not lie
+between the PS and another rack's workers (docs/atp.md, "Roles and levels"):
+a PS inside an INA rack would stop that rack from aggregating.
 """
 from collections import namedtuple
 
@@ -22,11 +29,17 @@ class TopologyError(Exception):
 
 
 class TestbedPlan:
-    def __init__(self, kind, hosts, switches, links):
+    def __init__(self, kind, hosts, switches, links, ps_hosts=()):
         self.kind = kind
         self.hosts = hosts
         self.switches = switches
         self.links = links
+        self.ps_hosts = list(ps_hosts)
+
+    @property
+    def all_hosts(self):
+        """Worker hosts, then the parameter servers' hosts."""
+        return self.hosts + self.ps_hosts
 
     def switch(self, name):
         return next(s for s in self.switches if s.name == name)
@@ -70,8 +83,8 @@ def parse_rack_list(text, racks):
     return chosen
 
 
-def _host(prefix, rack, index, number):
-    return HostPlan('%sh%d' % (prefix, number), rack, index, '10.0.%d.%d' % (rack, index), '08:00:00:00:%02x:%02x' % (rack, index))
+def _host(prefix, rack, index, number, kind='h'):
+    return HostPlan('%s%s%d' % (prefix, kind, number), rack, index, '10.0.%d.%d' % (rack, index), '08:00:00:00:%02x:%02x' % (rack, index))
 
 
 def _tor(name, rack, kind):
@@ -80,16 +93,26 @@ def _tor(name, rack, kind):
     return SwitchPlan(name, 'tor', rack, kind, None, None)
 
 
-def plan_single(prefix, hosts, ina=True, legacy='p4'):
+def _spine(name, k, kind):
+    if kind == 'ina':
+        return SwitchPlan(name, 'spine', None, 'ina', '10.0.0.%d' % (200 + k), '02:00:00:00:00:%02x' % k)
+    return SwitchPlan(name, 'spine', None, kind, None, None)
+
+
+def plan_single(prefix, hosts, ina=True, legacy='p4', ps=0):
+    """ps: parameter-server hosts, on the ports after the workers' hosts."""
     sw = _tor('%ss1' % prefix, 1, 'ina' if ina else legacy)
     host_plans = [_host(prefix, 1, i, i) for i in range(1, hosts + 1)]
-    links = [LinkPlan(h.name, 0, sw.name, h.index, True) for h in host_plans]
-    return TestbedPlan('single', host_plans, [sw], links)
+    ps_plans = [_host(prefix, 1, hosts + j, j, 'ps') for j in range(1, ps + 1)]
+    links = [LinkPlan(h.name, 0, sw.name, h.index, True) for h in host_plans + ps_plans]
+    return TestbedPlan('single', host_plans, [sw], links, ps_plans)
 
 
-def plan_leafspine(prefix, racks, hosts, spines, ina_racks, legacy='bridge', spine_kind='p4'):
-    if legacy == 'bridge' and spines > 1 and len(ina_racks) < racks:
-        raise TopologyError('Linux-bridge ToRs flood every port, which loops with %d spines: use --legacy p4 (forward.p4), or spines=1' % spines)
+def plan_leafspine(prefix, racks, hosts, spines, ina_racks, legacy='bridge', spine_kind='p4', ps=0):
+    """ps: parameter-server hosts, in a rack of their own (racks + 1) under a legacy ToR."""
+    if legacy == 'bridge' and spines > 1 and (len(ina_racks) < racks or ps):
+        why = 'the parameter servers\' rack has a legacy ToR' if len(ina_racks) == racks else 'some ToRs are legacy'
+        raise TopologyError('Linux-bridge ToRs flood every port, which loops with %d spines (%s): use --legacy p4 (forward.p4), or spines=1' % (spines, why))
     if spine_kind == 'bridge' and spines > 1:
         raise TopologyError('Linux-bridge spines loop when there are %d of them: use --spine p4' % spines)
     host_plans, switches, links = [], [], []
@@ -100,36 +123,48 @@ def plan_leafspine(prefix, racks, hosts, spines, ina_racks, legacy='bridge', spi
             h = _host(prefix, rack, index, (rack - 1) * hosts + index)
             host_plans.append(h)
             links.append(LinkPlan(h.name, 0, tor.name, index, True))
+    ps_plans = []
+    if ps:
+        rack = racks + 1
+        tor = _tor('%st%d' % (prefix, rack), rack, legacy)
+        switches.append(tor)
+        ps_plans = [_host(prefix, rack, j, j, 'ps') for j in range(1, ps + 1)]
+        links += [LinkPlan(h.name, 0, tor.name, h.index, True) for h in ps_plans]
+    # ToR ports: its hosts first, then one per spine.
+    uplinks = [(r, hosts) for r in range(1, racks + 1)] + ([(racks + 1, ps)] if ps else [])
     for k in range(1, spines + 1):
-        spine = SwitchPlan('%ss%d' % (prefix, k), 'spine', None, spine_kind, None, None)
+        spine = _spine('%ss%d' % (prefix, k), k, spine_kind)
         switches.append(spine)
-        for rack in range(1, racks + 1):
-            links.append(LinkPlan('%st%d' % (prefix, rack), hosts + k, spine.name, rack, False))
-    return TestbedPlan('leafspine', host_plans, switches, links)
+        for rack, first in uplinks:
+            links.append(LinkPlan('%st%d' % (prefix, rack), first + k, spine.name, rack, False))
+    return TestbedPlan('leafspine', host_plans, switches, links, ps_plans)
 
 
-def link_shaping(link, options):
-    """TCLink parameters of a link: bandwidth (htb) and delay (netem) on every link.
+def link_shaping(link, options, red_ecn=False):
+    """TCLink parameters of a link: bandwidth (htb), RED with ECN marking under it (red_ecn, for --ecn when
+    the kernel has RED) and delay (netem) on every link.
     Loss is not here: it is applied in the hosts' namespaces (hosts.apply_loss), which needs no netem."""
     params = {}
     if options.bw:
         params['bw'] = options.bw
+        if red_ecn:
+            params['enable_ecn'] = True
     if options.delay:
         params['delay'] = options.delay
     return params
 
 
-def mininet_topo(plan, options, switch_params):
+def mininet_topo(plan, options, switch_params, red_ecn=False):
     """The Mininet topology; switch_params(switch plan) gives each switch's cls and parameters."""
     from mininet.topo import Topo
 
     topo = Topo()
-    for h in plan.hosts:
+    for h in plan.all_hosts:
         topo.addHost(h.name, ip='%s/8' % h.ip, mac=h.mac)
     for s in plan.switches:
         topo.addSwitch(s.name, **switch_params(s))
     for link in plan.links:
-        topo.addLink(link.a, link.b, port1=link.port_a, port2=link.port_b, **link_shaping(link, options))
+        topo.addLink(link.a, link.b, port1=link.port_a, port2=link.port_b, **link_shaping(link, options, red_ecn))
     return topo
 
 
@@ -156,10 +191,23 @@ def topology_json(plan, options, grpc_of, device_id_of, program_of, target):
         links.append(entry)
     return {
         'description': 'p4ina Mininet testbed: %s' % options.topo,
-        'hosts': {h.name: {'ip': '%s/8' % h.ip, 'mac': h.mac} for h in plan.hosts},
+        'hosts': {h.name: {'ip': '%s/8' % h.ip, 'mac': h.mac} for h in plan.all_hosts},
         'switches': switches,
         'links': links,
     }
+
+
+def port_rates(plan, name, options):
+    """The egress rate of each port of switch `name`: its link's bandwidth (Mbit/s), {port: mbps}."""
+    if not options.bw:
+        return {}
+    rates = {}
+    for link in plan.links:
+        if link.b == name:
+            rates[link.port_b] = options.bw
+        if link.a == name and not link.host_link:
+            rates[link.port_a] = options.bw
+    return rates
 
 
 def delay_ms(text):
