@@ -1,10 +1,12 @@
 /**
  * The testbed's results table: the demo's table as it is, or, when ATP ran,
  * the demo's columns with one row per ATP job ("atp 2" when there are
- * several) and the ATP columns after them: the sequences the parameter
- * server had to sum itself out of all it completed (the fallback work), the
- * pieces that reported a collision, and with --ecn the ECN marks the
- * workers saw and the smallest congestion window.
+ * several) and the ATP columns after them: "PS summed", the sequences the
+ * parameter server summed itself from several pieces, of all it completed
+ * (its fallback work: collisions, resends, overflowed packets, and the
+ * share of racks whose ToR does not aggregate), the pieces that reported a
+ * collision, and with --ecn the ECN marks the workers saw and the smallest
+ * congestion window.
  */
 import type { DemoRow } from '../report/demo-results.js';
 import { RESULT_COLUMNS, formatResultsTable, resultCells } from '../report/results-table.js';
@@ -12,7 +14,7 @@ import { formatTable, type Cell, type Column } from '../report/table.js';
 import type { AtpRunDetails } from './atp-run-report.js';
 
 const ATP_COLUMNS: readonly Column[] = [
-  { title: 'PS fallback', align: 'right' },
+  { title: 'PS summed', align: 'right' },
   { title: 'collisions', align: 'right' },
 ];
 const ECN_COLUMNS: readonly Column[] = [

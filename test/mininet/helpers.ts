@@ -98,7 +98,7 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Processes whose command line names a testbed temp dir or our prefix's nodes. */
+/** Processes whose command line names a testbed temp dir or our prefix's nodes (hosts, PS hosts, switches). */
 export function ourProcesses(): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -109,7 +109,7 @@ export function ourProcesses(): number[] {
     } catch {
       continue;
     }
-    if (cmdline.includes('p4ina-testbed-') || new RegExp(`\\b${PREFIX}[hst]\\d`).test(cmdline)) found.push(Number(entry));
+    if (cmdline.includes('p4ina-testbed-') || new RegExp(`\\b${PREFIX}(?:[hst]|ps)\\d`).test(cmdline)) found.push(Number(entry));
   }
   return found.filter(isAlive);
 }

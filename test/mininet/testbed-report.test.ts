@@ -86,7 +86,7 @@ const atpRun = (job: number, inSoftware: number, collided: number) => ({
 });
 
 describe('testbed results document with ATP jobs', () => {
-  test('one row per job, named by job, with the PS fallback (sequences it summed of those it completed) and collisions', () => {
+  test('one row per job, named by job, with the sequences the PS summed itself (of all it completed) and collisions', () => {
     const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, runs: [atpRun(1, 4, 5), atpRun(2, 0, 0), { ...atpRun(3, 0, 0), reports: [], failure: 'ps3: boom' }] }));
     const rows = testbedRows(doc);
     expect(rows.map((r) => [r.algorithm, r.workers, r.timeMs, r.retransmissions, r.identical])).toEqual([
@@ -96,7 +96,7 @@ describe('testbed results document with ATP jobs', () => {
     ]);
     const text = formatTestbedText(doc, rows);
     expect(text).toContain('  atp 1: h1, h2; PS ps1; level 0: s1; level 1: none');
-    expect(text).toMatch(/identical\s+PS fallback\s+collisions\n/);
+    expect(text).toMatch(/identical\s+PS summed\s+collisions\n/);
     expect(text).toMatch(/\natp 1 .* yes\s+4\/16\s+5\n/);
     expect(text).toMatch(/\natp 2 .* yes\s+0\/16\s+0\n/);
     expect(text).toContain('atp 3 failed: ps3: boom');
@@ -117,7 +117,7 @@ describe('testbed results document with ATP jobs', () => {
     const text = formatTestbedText(doc, rows);
     expect(text).toContain('  atp: h1, h2; PS ps3');
     expect(text).toContain('ECN: switches mark at 8 packets of egress queue, ports at 10 Mbit/s; no RED in this kernel, so only the switches mark');
-    expect(text).toMatch(/PS fallback\s+collisions\s+ECN marks\s+window min\n/);
+    expect(text).toMatch(/PS summed\s+collisions\s+ECN marks\s+window min\n/);
     // Marks summed over the workers (3 + 0), the smallest window of any worker (8).
     expect(text).toMatch(/\natp .* 1\/16\s+0\s+3\s+8\n/);
     const json = JSON.parse(formatTestbedJson(doc, rows)) as { runs: { atp: { ecnMarks: number; windowHalvings: number; windowMin: number } }[]; ecn: unknown };

@@ -27,6 +27,15 @@ interface Row {
   boundViolations: number | null;
   retransmissions: number | null;
   failure: string | null;
+  atp: AtpDetails | null;
+}
+/** An ATP job's row details (src/testbed/atp-run-report.ts): its PS, levels and the PS's counters. */
+interface AtpDetails {
+  job: number;
+  psHost: string;
+  level0: string[];
+  level1: string | null;
+  ps: { completed: number; completedByOnePiece: number; completedInSoftware: number; level1Aggregates: number } | null;
 }
 interface Document {
   runs: Row[];
@@ -151,6 +160,60 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
     lastPids = started;
     // The runner (Python) tears down and exits by itself; afterEach checks interfaces, namespaces and temp dirs.
     expect(await waitAllGone(started, 60_000)).toEqual([]);
+  }, 150_000);
+
+  // ATP (issue #12): INA switches run p4/atp.p4, each job's parameter server has a host of its own.
+  // 256 KiB of float32 in 64-value packets: 1024 sequences per job, each completed once by its PS.
+  const ATP_SEQUENCES = (256 * 1024) / 4 / 64;
+  const atpOf = (doc: Document): AtpDetails[] => doc.runs.map((r) => r.atp!);
+
+  test('ATP on a single switch, 4 workers and a PS host: exact and identical, the switch aggregates at level 0', async () => {
+    const run = await runScript(['--topo', 'single,hosts=4', '--job', 'atp', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([['atp', 4, true, 0, null]]);
+    expect(doc.hosts).toEqual({ atp: h(1, 2, 3, 4) });
+    const [atp] = atpOf(doc);
+    expect(atp).toMatchObject({ job: 1, psHost: `${PREFIX}ps1`, level0: [`${PREFIX}s1`], level1: null });
+    expect(atp!.ps!.completed).toBe(ATP_SEQUENCES);
+    // Aggregates the switch completed reach the PS as one piece; what collided or was resent the PS summed itself.
+    expect(atp!.ps!.completedByOnePiece).toBeGreaterThan(0);
+    expect(atp!.ps!.completedByOnePiece + atp!.ps!.completedInSoftware).toBe(ATP_SEQUENCES);
+  }, 120_000);
+
+  test('ATP across an INA ToR and a legacy (Linux-bridge) ToR: exact; the legacy rack\'s share reaches the PS through plain forwarding', async () => {
+    const run = await runScript(['--topo', 'leafspine,racks=2,hosts=2,spines=1', '--ina-tors', '1', '--job', 'atp', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([['atp', 4, true, 0, null]]);
+    const [atp] = atpOf(doc);
+    // The PS has a rack of its own (t3), so that t1 is not between it and rack 2's workers.
+    expect(atp).toMatchObject({ psHost: `${PREFIX}ps1`, level0: [`${PREFIX}t1`], level1: null });
+    // Every sequence has rack 1's aggregate and rack 2's two workers' own pieces: the PS sums each one.
+    expect(atp!.ps).toMatchObject({ completed: ATP_SEQUENCES, completedInSoftware: ATP_SEQUENCES, completedByOnePiece: 0 });
+  }, 120_000);
+
+  test('ATP on two levels: both ToRs at level 0, an INA spine at level 1 sums the racks on the way to the PS, exact', async () => {
+    const run = await runScript(['--topo', 'leafspine,racks=2,hosts=1,spines=1', '--ina-tors', 'all', '--spine', 'ina', '--job', 'atp', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([['atp', 2, true, 0, null]]);
+    const [atp] = atpOf(doc);
+    expect(atp).toMatchObject({ level0: [`${PREFIX}t1`, `${PREFIX}t2`], level1: `${PREFIX}s1` });
+    expect(atp!.ps!.completed).toBe(ATP_SEQUENCES);
+    expect(atp!.ps!.level1Aggregates).toBeGreaterThan(0);
+  }, 120_000);
+
+  test('--jobs 3: three ATP jobs at once on one switch and its shared pool, one row per job, every one exact', async () => {
+    const run = await runScript(['--topo', 'single,hosts=2', '--job', 'atp', '--jobs', '3', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([
+      ['atp', 2, true, 0, null],
+      ['atp', 2, true, 0, null],
+      ['atp', 2, true, 0, null],
+    ]);
+    expect(atpOf(doc).map((a) => [a.job, a.psHost, a.level0, a.ps!.completed])).toEqual([1, 2, 3].map((j) => [j, `${PREFIX}ps${j}`, [`${PREFIX}s1`], ATP_SEQUENCES]));
   }, 150_000);
 
   test('a bad --topo is refused with a message and nothing is built', async () => {
