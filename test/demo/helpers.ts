@@ -89,7 +89,11 @@ export async function waitAllGone(pids: readonly number[], ms: number): Promise<
   return alive;
 }
 
-/** The demo's temp directories now in the system temp dir. */
+/**
+ * The temp directories of demos run in this process (runDemo: the name has
+ * the demo's PID), now in the system temp dir; other test files' demos,
+ * running at the same time, have their own.
+ */
 export function demoTempDirs(): string[] {
-  return readdirSync(os.tmpdir()).filter((d) => d.startsWith('p4ina-demo-') && !d.startsWith('p4ina-demo-probe-'));
+  return readdirSync(os.tmpdir()).filter((d) => d.startsWith(`p4ina-demo-${process.pid}-`));
 }
