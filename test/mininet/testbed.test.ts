@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { descendants } from '../demo/helpers.js';
-import { CLI, PREFIX, ROOT, isAlive, namespaces, ourInterfaces, ourProcesses, runScript, testbedTempDirs, waitAllGone, whyNotRunnable, type ScriptRun } from './helpers.js';
+import { CLI, PREFIX, PYTHON, ROOT, SCRIPT, isAlive, namespaces, ourInterfaces, ourProcesses, runScript, testbedTempDirs, waitAllGone, whyNotRunnable, type ScriptRun } from './helpers.js';
 
 const why = whyNotRunnable();
 if (why) console.warn(`test/mininet/testbed: skipped: ${why}`);
@@ -214,6 +214,38 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
       ['atp', 2, true, 0, null],
     ]);
     expect(atpOf(doc).map((a) => [a.job, a.psHost, a.level0, a.ps!.completed])).toEqual([1, 2, 3].map((j) => [j, `${PREFIX}ps${j}`, [`${PREFIX}s1`], ATP_SEQUENCES]));
+  }, 150_000);
+
+  test('SIGTERM while two ATP jobs run: exit 130, and every PS and worker it started is gone with the network', async () => {
+    const child = spawn(PYTHON, [SCRIPT, '--prefix', PREFIX, '--topo', 'single,hosts=2', '--job', 'atp', '--jobs', '2', '--tensor', '64MiB'], {
+      cwd: ROOT,
+      env: { ...process.env, P4INA_NODE: process.execPath, P4INA_CLI: CLI },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const agents = (pids: number[]): number[] => pids.filter((pid) => {
+      try {
+        return /\0agent\0atp-(worker|ps)\0/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+    // Up: both PSes and all four workers run under the runner (bounded; polled).
+    let started: number[] = [];
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline && child.exitCode === null) {
+      started = descendants(child.pid!);
+      if (agents(started).length === 6) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(agents(started), stderr).toHaveLength(6);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('interrupted; tearing down');
+    lastPids = started;
   }, 150_000);
 
   test('a bad --topo is refused with a message and nothing is built', async () => {
