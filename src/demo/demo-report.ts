@@ -10,14 +10,17 @@ import { switchShare, type AtpServerSummary } from './atp-server-report.js';
 import type { DemoOptions } from './demo-options.js';
 import type { DemoOutcome } from './run-demo.js';
 
+/** Truncated, not rounded: "100.0%" only when the switch did every packet. */
 function percent(share: number | undefined): string | undefined {
-  return share === undefined ? undefined : `${(share * 100).toFixed(1)}%`;
+  return share === undefined ? undefined : `${(Math.floor(share * 1000) / 10).toFixed(1)}%`;
 }
+
+const count = (n: number): string => n.toLocaleString('en-US');
 
 function atpLine(s: AtpServerSummary): string {
   return (
-    `atp: ${s.sequences} result packets: ${s.bySwitch} aggregated whole by the switch, ${s.byServer} summed by the parameter server ` +
-    `from ${s.piecesSummed} pieces (${s.collisionPieces} collided, ${s.resendPieces} resent)\n`
+    `atp: ${count(s.sequences)} result packets: ${count(s.bySwitch)} aggregated whole by the switch, ${count(s.byServer)} summed by the parameter server ` +
+    `from ${count(s.piecesSummed)} pieces (${count(s.collisionPieces)} collided, ${count(s.resendPieces)} resent)\n`
   );
 }
 

@@ -43,7 +43,7 @@ describe('the demo’s table and JSON', () => {
     const table = formatDemoTable({ rows: [...rows, failedRun('ps', 2, 65536, 'ps: worker 1 exited with status 1')], framesLost: 0, atp });
     const lines = table.split('\n');
     expect(lines[0]).toMatch(/identical {2}by switch$/);
-    expect(lines[2]).toMatch(/^atp .* yes +93\.8%$/);
+    expect(lines[2]).toMatch(/^atp .* yes +93\.7%$/);
     expect(lines[3]).toMatch(/^ring .* yes +-$/);
     expect(lines[4]).toMatch(/^ps .* failed +-$/);
     expect(lines.slice(5)).toEqual([
@@ -52,6 +52,13 @@ describe('the demo’s table and JSON', () => {
       'atp: 256 result packets: 240 aggregated whole by the switch, 16 summed by the parameter server from 32 pieces (2 collided, 30 resent)',
       '',
     ]);
+  });
+
+  test('the share is truncated: 100.0% means every packet; counts have thousands separators', () => {
+    const atp = parseAtpServerReport(psReport({ ...STATS, completed: 65536, completedByOnePiece: 65512, completedInSoftware: 24, piecesSummed: 1234 }));
+    const table = formatDemoTable({ rows, framesLost: 0, atp });
+    expect(table.split('\n')[2]).toMatch(/ 99\.9%$/);
+    expect(table).toContain('atp: 65,536 result packets: 65,512 aggregated whole by the switch, 24 summed by the parameter server from 1,234 pieces');
   });
 
   test('JSON: the results document, and "atp" with the share (null without ATP)', () => {
