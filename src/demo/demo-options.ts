@@ -3,6 +3,7 @@
  * input: every problem is a DEMO_BAD_OPTION error naming the option.
  */
 import { parseArgs } from 'node:util';
+import { ATP_MAX_WINDOW } from '../controller/index.js';
 import { DEMO_ALGORITHMS, type DemoAlgorithm } from '../report/demo-results.js';
 import { ATP_MAX_FAN_IN, MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
@@ -18,7 +19,7 @@ export interface DemoOptions {
   readonly loss: number;
   /** Seed of the tensors and of the loss. */
   readonly seed: number | string;
-  /** The SwitchML job's pool of slots (each worker's window). */
+  /** Each worker's window: the SwitchML job's pool of slots, the ATP job's window positions. */
   readonly poolSize: number;
   /** Print one JSON document instead of the table. */
   readonly json: boolean;
@@ -58,7 +59,8 @@ options:
   --loss P           drop each frame on the wires with probability P (0..0.5, default 0),
                      seeded; the demo relays every wire through itself to do so
   --seed S           seed of the tensors and of the loss (default 1)
-  --pool P           the SwitchML job's slots = each worker's window (1..${MAX_POOL_SLOTS}, default ${DEFAULT_DEMO_OPTIONS.poolSize})
+  --pool P           each worker's window: the SwitchML job's slots, the ATP job's window
+                     positions (1..${MAX_POOL_SLOTS}, with atp 1..${ATP_MAX_WINDOW}; default ${DEFAULT_DEMO_OPTIONS.poolSize})
   --timeout SEC      longest wait for one algorithm's run (default ${DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000})
   --keep-going       run the remaining algorithms when one failed, and report them all
   --json             print one JSON document instead of the table
@@ -146,13 +148,16 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
   const workers = integer(text('workers'), 'workers', 1, SWITCHML_MAX_WORKERS, DEFAULT_DEMO_OPTIONS.workers);
   // One switch: ATP's level-0 fan-in is every worker, and fan-ins stop at 31 (5 bits).
   if (algorithms.includes('atp') && workers > ATP_MAX_FAN_IN) throw bad(`--workers must be at most ${ATP_MAX_FAN_IN} with atp (a switch aggregates at most ${ATP_MAX_FAN_IN} contributors), got ${workers}`);
+  const poolSize = integer(text('pool'), 'pool', 1, MAX_POOL_SLOTS, DEFAULT_DEMO_OPTIONS.poolSize);
+  // ATP's sequence numbers are 16 bits and its PS tells sequences apart within 2W of each other.
+  if (algorithms.includes('atp') && poolSize > ATP_MAX_WINDOW) throw bad(`--pool must be at most ${ATP_MAX_WINDOW} with atp (its window positions), got ${poolSize}`);
   return {
     algorithms,
     workers,
     tensorBytes: tensor === undefined ? DEFAULT_DEMO_OPTIONS.tensorBytes : parseTensorSize(tensor),
     loss: probability(text('loss')),
     seed: seed(text('seed')),
-    poolSize: integer(text('pool'), 'pool', 1, MAX_POOL_SLOTS, DEFAULT_DEMO_OPTIONS.poolSize),
+    poolSize,
     runTimeoutMs: integer(text('timeout'), 'timeout', 1, 86_400, DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000) * 1000,
     json: values.json === true,
     keepGoing: values['keep-going'] === true,

@@ -62,6 +62,7 @@ describe('parseDemoArgs', () => {
     [['--algorithm', 'ring,atp,ring']],
     [['--algorithm']],
     [['--algorithm', 'atp', '--workers', '32']],
+    [['--algorithm', 'atp', '--pool', '4097']],
   ])('%j is DEMO_BAD_OPTION', (argv) => {
     expect(codeOf(() => parseDemoArgs(argv))).toBe('DEMO_BAD_OPTION');
   });
@@ -80,6 +81,8 @@ describe('--algorithm', () => {
     expect(() => parseDemoArgs(['--algorithm', 'atp', '--workers', '32'])).toThrow(/at most 31 with atp/);
     // 32 workers are fine without ATP (SwitchML's limit).
     expect(parseDemoArgs(['--algorithm', 'switchml,ps', '--workers', '32'])?.workers).toBe(32);
+    expect(() => parseDemoArgs(['--algorithm', 'switchml,atp', '--pool', '5000'])).toThrow(/at most 4096 with atp/);
+    expect(parseDemoArgs(['--algorithm', 'switchml', '--pool', '5000'])?.poolSize).toBe(5000);
   });
 });
 
