@@ -150,9 +150,9 @@ export class AtpOperation {
     }
     const position = (this.firstSequence + packet) % options.maxWindow;
     this.timers.answered(position);
-    // bitmap0 names the aggregator for this position's next packet; one outside the pool is ignored.
+    // bitmap0 names the aggregator for this position's next packet; one outside the job's part of the pool is ignored.
     const next = ack.bitmap0;
-    if (next < options.poolSize && next !== state.aggregatorOf[position]) {
+    if (next >= options.poolBase && next < options.poolBase + options.poolSize && next !== state.aggregatorOf[position]) {
       state.aggregatorOf[position] = next;
       c.aggregatorMoves++;
     }

@@ -65,6 +65,11 @@ export interface AtpWorkerOptions extends AtpPlacement {
   readonly worldSize: number;
   /** Aggregators in the switches' shared pool (1..65536). */
   readonly poolSize: number;
+  /**
+   * The pool's first aggregator (default 0): the job hashes over poolBase..poolBase+poolSize−1,
+   * so that jobs can be given disjoint parts of one switch's aggregators (a static split). The PS must agree.
+   */
+  readonly poolBase?: number;
   /** Values per packet, as the P4 program was compiled (default 64). */
   readonly elementsPerPacket?: number;
   /** Window positions W (default 100): also the largest window. */
@@ -91,6 +96,7 @@ export interface ResolvedAtpOptions extends AtpPlacement {
   readonly rank: number;
   readonly worldSize: number;
   readonly poolSize: number;
+  readonly poolBase: number;
   readonly elementsPerPacket: number;
   readonly maxWindow: number;
   readonly initialWindow: number;
@@ -152,6 +158,7 @@ export function resolveAtpOptions(options: AtpWorkerOptions): ResolvedAtpOptions
     rank: integerIn(options.rank, 0, worldSize - 1, 'rank'),
     worldSize,
     poolSize: integerIn(options.poolSize, 1, ATP_MAX_POOL, 'poolSize'),
+    poolBase: integerIn(options.poolBase ?? 0, 0, ATP_MAX_POOL - options.poolSize, 'poolBase'),
     elementsPerPacket,
     maxWindow,
     initialWindow: integerIn(options.initialWindow ?? Math.min(ATP_DEFAULT_INITIAL_WINDOW, maxWindow), 1, maxWindow, 'initialWindow'),

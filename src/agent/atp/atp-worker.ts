@@ -55,7 +55,7 @@ export class AtpWorker implements AllReduce<AtpStats> {
     this.worldSize = o.worldSize;
     this.scale = new AtpScale(o.worldSize, o.valueRange);
     const aggregatorOf = new Uint16Array(o.maxWindow);
-    for (let p = 0; p < o.maxWindow; p++) aggregatorOf[p] = initialAggregatorIndex(o.jobId, p, o.poolSize);
+    for (let p = 0; p < o.maxWindow; p++) aggregatorOf[p] = o.poolBase + initialAggregatorIndex(o.jobId, p, o.poolSize);
     const packets: Buffer[] = [];
     const views: DataView[] = [];
     for (let p = 0; p < o.maxWindow; p++) {

@@ -95,7 +95,7 @@ export class AtpPsJobState {
     this.allContributors = 2 ** job.contributors.length - 1;
     this.targets = job.contributors.map((c) => c.workers[0]!);
     this.ackLength = ATP_HEADER_LENGTH + 4 * job.elementsPerPacket;
-    this.lastUse = new Float64Array(job.poolSize).fill(NaN);
+    this.lastUse = new Float64Array(job.poolBase + job.poolSize).fill(NaN);
     this.newest = job.firstSequence - 1;
     this.intSum = new Float64Array(job.elementsPerPacket);
     this.floatSum = new Float64Array(job.elementsPerPacket);
@@ -287,12 +287,13 @@ export class AtpPsJobState {
     }
   }
 
-  /** Any aggregator but `used` (the pool's only one when it has one). */
+  /** Any aggregator of the job's part of the pool but `used` (the part's only one when it has one). */
   private freshIndex(used: number): number {
-    const pool = this.job.poolSize;
+    const { poolSize: pool, poolBase: base } = this.job;
     if (pool === 1) return used;
-    const pick = this.job.random.nextInt(pool - 1);
-    return pick >= used ? pick + 1 : pick;
+    const inPart = used >= base && used < base + pool;
+    const pick = base + this.job.random.nextInt(inPart ? pool - 1 : pool);
+    return inPart && pick >= used ? pick + 1 : pick;
   }
 
   /**

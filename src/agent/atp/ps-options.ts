@@ -20,6 +20,8 @@ export interface AtpPsJob {
   /** 1..65535, as the workers have it. */
   readonly jobId: number;
   readonly poolSize: number;
+  /** The job's first aggregator (default 0), as the workers have it: fresh aggregators are picked in poolBase..poolBase+poolSize−1. */
+  readonly poolBase?: number;
   /** Index = `bitmap1` bit. An aggregating rack's ACK goes to its first worker (its ToR multicasts it). */
   readonly contributors: readonly AtpContributor<SocketAddress>[];
   readonly elementsPerPacket?: number;
@@ -46,6 +48,7 @@ export interface AtpParameterServerOptions {
 export interface ResolvedAtpPsJob {
   readonly jobId: number;
   readonly poolSize: number;
+  readonly poolBase: number;
   readonly contributors: readonly AtpContributor<SocketAddress>[];
   readonly worldSize: number;
   readonly elementsPerPacket: number;
@@ -73,6 +76,7 @@ export function resolveAtpPsJob(job: AtpPsJob): ResolvedAtpPsJob {
   return {
     jobId,
     poolSize: integerIn(job.poolSize, 1, ATP_MAX_POOL, 'poolSize'),
+    poolBase: integerIn(job.poolBase ?? 0, 0, ATP_MAX_POOL - job.poolSize, 'poolBase'),
     contributors,
     worldSize,
     elementsPerPacket: integerIn(job.elementsPerPacket ?? ATP_DEFAULT_ELEMENTS, 1, 0x3fff, 'elementsPerPacket'),
