@@ -30,6 +30,7 @@ export interface AtpPsMainOptions {
   readonly wire?: AtpWire;
   readonly jobId: number;
   readonly poolSize: number;
+  readonly poolBase: number;
   /** In `bitmap1` order: each aggregating rack is one contributor, each worker of another rack one. */
   readonly racks: readonly AtpRack<SocketAddress>[];
   readonly elementsPerPacket?: number;
@@ -48,6 +49,7 @@ export const ATP_PS_USAGE = `usage: atp-ps --listen ADDR:PORT --job J --pool P -
 ${ATP_WIRE_USAGE}
   --job J               job id (1..65535; 0 would read as a free aggregator's tag)
   --pool P              aggregators in the switches' shared pool (1..${ATP_MAX_POOL})
+  --pool-base B         the job's part of the pool starts at aggregator B (default 0; a static split), as the workers has it
   --rack KIND:LIST      a rack of the job, in order (bitmap1 bits follow): ina: its ToR aggregates for the job
                         (one ACK to its first worker, which the ToR multicasts), legacy: it does not (one ACK
                         per worker); LIST is the workers' ADDR:PORT in rank order, comma-separated
@@ -65,6 +67,7 @@ const OPTIONS = {
   listen: { type: 'string' },
   job: { type: 'string' },
   pool: { type: 'string' },
+  'pool-base': { type: 'string' },
   rack: { type: 'string', multiple: true },
   elements: { type: 'string' },
   window: { type: 'string' },
@@ -111,6 +114,8 @@ export function parseAtpPsArgs(argv: readonly string[]): AtpPsMainOptions | unde
     wire: parseAtpWire(values, { ...listen, option: 'listen' }),
     jobId: integer(values, 'job', 1, 0xffff),
     poolSize: integer(values, 'pool', 1, ATP_MAX_POOL),
+    // The part must end inside the largest pool.
+    poolBase: integer(values, 'pool-base', 0, ATP_MAX_POOL - integer(values, 'pool', 1, ATP_MAX_POOL), 0),
     racks,
     elementsPerPacket: integer(values, 'elements', 1, ATP_MAX_CLI_ELEMENTS, ATP_DEFAULT_ELEMENTS),
     maxWindow: integer(values, 'window', 1, ATP_MAX_WINDOW, ATP_DEFAULT_WINDOW),
@@ -146,6 +151,7 @@ export async function runAtpPs(options: AtpPsMainOptions, signal: AbortSignal | 
       {
         jobId: options.jobId,
         poolSize: options.poolSize,
+        poolBase: options.poolBase,
         contributors: layout.contributors,
         elementsPerPacket: options.elementsPerPacket,
         maxWindow: options.maxWindow,

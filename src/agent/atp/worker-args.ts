@@ -25,6 +25,7 @@ export interface AtpWorkerMainOptions extends AtpPlacement {
   readonly rank: number;
   readonly worldSize: number;
   readonly poolSize: number;
+  readonly poolBase: number;
   readonly elementsPerPacket?: number;
   readonly maxWindow?: number;
   readonly initialWindow?: number;
@@ -55,6 +56,7 @@ ${ATP_WIRE_USAGE}
   --rank R              this worker's rank, 0..N-1
   --workers N           workers in the job (1..${ATP_MAX_WORKERS}): fixes the scale
   --pool P              aggregators in the switches' shared pool (1..${ATP_MAX_POOL})
+  --pool-base B         the job's part of the pool starts at aggregator B (default 0; a static split), as the PS has it
   --bitmap1-bit B       this worker's rack's bit at level 1 (its own, when its ToR does not aggregate)
   --fan-in1 F1          level-1 contributors: aggregating racks plus workers of other racks (1..${ATP_MAX_CONTRIBUTORS})
   --bitmap0-bit b       this worker's bit in its rack, when its ToR aggregates for the job ...
@@ -82,6 +84,7 @@ const OPTIONS = {
   rank: { type: 'string' },
   workers: { type: 'string' },
   pool: { type: 'string' },
+  'pool-base': { type: 'string' },
   'bitmap0-bit': { type: 'string' },
   'bitmap1-bit': { type: 'string' },
   'fan-in0': { type: 'string' },
@@ -136,6 +139,8 @@ export function parseAtpWorkerArgs(argv: readonly string[]): AtpWorkerMainOption
     rank: integer(values, 'rank', 0, worldSize - 1),
     worldSize,
     poolSize: integer(values, 'pool', 1, ATP_MAX_POOL),
+    // The part must end inside the largest pool.
+    poolBase: integer(values, 'pool-base', 0, ATP_MAX_POOL - integer(values, 'pool', 1, ATP_MAX_POOL), 0),
     elementsPerPacket: integer(values, 'elements', 1, ATP_MAX_CLI_ELEMENTS, ATP_DEFAULT_ELEMENTS),
     maxWindow,
     initialWindow: optionalInteger(values, 'initial-window', 1, maxWindow),

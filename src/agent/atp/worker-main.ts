@@ -53,6 +53,7 @@ export async function runAtpWorker(options: AtpWorkerMainOptions, signal?: Abort
       rank: options.rank,
       worldSize: options.worldSize,
       poolSize: options.poolSize,
+      poolBase: options.poolBase,
       bitmap0Bit: options.bitmap0Bit,
       bitmap1Bit: options.bitmap1Bit,
       fanIn0: options.fanIn0,

@@ -2,7 +2,9 @@
 // split), and the PS moves collided positions only within that part.
 import { afterEach, describe, expect, test } from 'vitest';
 import { sameBits } from '../../../src/agent/baseline/accuracy.js';
+import { parseAtpPsArgs } from '../../../src/agent/atp/ps-main.js';
 import { resolveAtpPsJob } from '../../../src/agent/atp/ps-options.js';
+import { parseAtpWorkerArgs } from '../../../src/agent/atp/worker-args.js';
 import { AtpMemoryNetwork } from './helpers/atp-network.js';
 import { atpTensors, checkAtp } from './helpers/numbers.js';
 import { allreduceJobs, closeJobs, startJob, type RunningJob } from './helpers/run-virtual.js';
@@ -46,5 +48,24 @@ describe('poolBase: jobs on disjoint parts of one pool', () => {
 
   test('a part that runs past the largest pool is refused', () => {
     expect(() => resolveAtpPsJob({ jobId: 1, poolSize: 16, poolBase: 65_530, contributors: [{ aggregating: false, workers: [{ address: '127.0.0.1', port: 1 }] }] })).toThrow(/poolBase/);
+  });
+
+  test('--pool-base on atp-worker and atp-ps: default 0; a part past the largest pool is ATP_BAD_CONFIG', () => {
+    const worker = ['--local', '10.0.1.2:48896', '--ps', '10.0.9.1', '--job', '4', '--rank', '0', '--workers', '2', '--pool', '1024', '--bitmap1-bit', '0', '--fan-in1', '2'];
+    const ps = ['--listen', '127.0.0.1:0', '--job', '4', '--pool', '1024', '--rack', 'legacy:10.0.1.2:48896', '--rack', 'legacy:10.0.1.3:48896'];
+    expect(parseAtpWorkerArgs(worker)?.poolBase).toBe(0);
+    expect(parseAtpWorkerArgs([...worker, '--pool-base', '3072'])?.poolBase).toBe(3072);
+    expect(parseAtpPsArgs(ps)?.poolBase).toBe(0);
+    expect(parseAtpPsArgs([...ps, '--pool-base', '64512'])?.poolBase).toBe(64_512);
+    const codeOf = (parse: () => unknown): string | undefined => {
+      try {
+        parse();
+      } catch (err) {
+        return (err as { code?: string }).code;
+      }
+      return undefined;
+    };
+    expect(codeOf(() => parseAtpWorkerArgs([...worker, '--pool-base', '64513']))).toBe('ATP_BAD_CONFIG');
+    expect(codeOf(() => parseAtpPsArgs([...ps, '--pool-base', '64513']))).toBe('ATP_BAD_CONFIG');
   });
 });
