@@ -58,14 +58,23 @@ async function measure(programs: ProgramCache, jobCount: number, shared: boolean
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
-/** The static and the shared row for `jobCount` jobs of `bytes` per worker. */
-async function rowsFor(programs: ProgramCache, jobCount: number, bytes: number, progress: (line: string) => void): Promise<Cell[][]> {
-  const perMode: { mode: string; m: Measured }[] = [];
-  for (const shared of [false, true]) {
-    const mode = shared ? 'shared' : 'static';
-    progress(`${jobCount} job(s), ${mode} pool`);
-    perMode.push({ mode, m: await measure(programs, jobCount, shared, bytes / 4) });
+/** Runs of one configuration, ordered by time: the middle one stands for them. */
+const median = (runs: Measured[]): Measured => [...runs].sort((a, b) => a.makespanMs - b.makespanMs)[Math.floor(runs.length / 2)]!;
+
+/**
+ * The static and the shared row for `jobCount` jobs of `bytes` per worker:
+ * the median of `repeats` runs each, the two modes taking turns so that a
+ * change in the machine's load falls on both.
+ */
+async function rowsFor(programs: ProgramCache, jobCount: number, bytes: number, repeats: number, progress: (line: string) => void): Promise<Cell[][]> {
+  const runs: Record<'static' | 'shared', Measured[]> = { static: [], shared: [] };
+  for (let r = 0; r < repeats; r++) {
+    for (const mode of ['static', 'shared'] as const) {
+      progress(`${jobCount} job(s), ${mode} pool, run ${r + 1} of ${repeats}`);
+      runs[mode].push(await measure(programs, jobCount, mode === 'shared', bytes / 4));
+    }
   }
+  const perMode = (['static', 'shared'] as const).map((mode) => ({ mode, m: median(runs[mode]) }));
   const total = (m: Measured): number => (jobCount * bytes * 8) / (m.makespanMs / 1000) / 1e6;
   const staticTotal = total(perMode[0]!.m);
   return perMode.map(({ mode, m }) => {
@@ -96,8 +105,12 @@ export const atpMultiJob: Benchmark = {
     // The in-process switch logs each pipeline push at info on stdout, which would break the tables and --json.
     const level = rootLogger().level;
     rootLogger().level = 'warn';
+    const repeats = quick ? 1 : 3;
     try {
-      for (const jobCount of [1, 2, 4]) rows.push(...(await rowsFor(programs, jobCount, bytes, progress)));
+      // An untimed run first: the first one in a process also pays for compiling atp.p4 and V8's warm-up.
+      progress('warm-up run');
+      await measure(programs, 1, true, bytes / 4);
+      for (const jobCount of [1, 2, 4]) rows.push(...(await rowsFor(programs, jobCount, bytes, repeats, progress)));
     } finally {
       rootLogger().level = level;
     }
@@ -106,7 +119,7 @@ export const atpMultiJob: Benchmark = {
       columns: ['jobs', 'pool', 'aggregators/job', 'job s (mean)', 'all done s', 'total Mbit/s', 'vs static', 'retransmissions', 'collided pieces', 'by switch'],
       rows,
       notes: [
-        `One p4/atp.p4 switch (compiled with ATP_AGGREGATORS=${POOL}, ATP_VALUES=${VALUES}) launched in this process with a UDP wire on 127.0.0.1 per host, programmed by the controller over P4Runtime; per job ${WORKERS} AtpWorkers and an AtpParameterServer in this process too, configured from the controller's plan. A fresh switch per row.`,
+        `Each row: the median (by the time until all jobs were done) of ${repeats} runs, static and shared taking turns, after one untimed warm-up run. One p4/atp.p4 switch (compiled with ATP_AGGREGATORS=${POOL}, ATP_VALUES=${VALUES}) launched in this process with a UDP wire on 127.0.0.1 per host, programmed by the controller over P4Runtime; per job ${WORKERS} AtpWorkers and an AtpParameterServer in this process too, configured from the controller's plan. A fresh switch per row.`,
         `Each job: ${WORKERS} workers × ${bytes / KIB} KiB of float32 (seeded, different per job), window ${WINDOW} positions, value range 256; all jobs start at once. Every job's result exact (ATP's error bound against the float64 reference) and identical on its workers.`,
         'static: job j hashes its window positions over aggregators j·pool/J … (j+1)·pool/J − 1 (worker and PS option poolBase), and the PS moves collided positions only within that part; shared: every job over the whole pool.',
         "job s: each job's time from its workers' start to the last one's end, averaged over the jobs; total Mbit/s: all jobs' tensor bits (per worker) over the time until the last job ended; vs static: total over the static split's in the same J.",

@@ -2,7 +2,7 @@
  * ATP, SwitchML, the parameter server and ring AllReduce side by side in one
  * run (issue #12, "Speed"): the loopback demo (src/demo, `p4ina demo
  * --algorithm switchml,atp,ps,ring`) for 2, 4 and 8 worker processes on
- * 2 MiB of float32 each (`--quick`: 2 and 4 workers, 512 KiB). Small
+ * 4 MiB of float32 each (`--quick`: 2 and 4 workers, 512 KiB). Small
  * tensors keep the whole benchmark to a couple of minutes: the INA runs go
  * through the emulated switch at a few Mbit/s.
  *
@@ -44,9 +44,9 @@ async function measure(workers: number, tensorBytes: number): Promise<Cell[][]> 
 
 export const fourAlgorithms: Benchmark = {
   name: 'four-algorithms',
-  summary: 'ATP, SwitchML, PS and ring AllReduce in one demo run each, 2/4/8 workers, 2 MiB',
+  summary: 'ATP, SwitchML, PS and ring AllReduce in one demo run each, 2/4/8 workers, 4 MiB',
   async run({ quick, progress }): Promise<BenchResult> {
-    const bytes = (quick ? 512 : 2048) * KIB;
+    const bytes = (quick ? 512 : 4096) * KIB;
     const rows: Cell[][] = [];
     for (const workers of quick ? [2, 4] : [2, 4, 8]) {
       progress(`${workers} workers × ${bytes / KIB} KiB`);
