@@ -30,7 +30,8 @@ export interface AtpPsMainOptions {
   readonly wire?: AtpWire;
   readonly jobId: number;
   readonly poolSize: number;
-  readonly poolBase: number;
+  /** The job's first aggregator (default 0). */
+  readonly poolBase?: number;
   /** In `bitmap1` order: each aggregating rack is one contributor, each worker of another rack one. */
   readonly racks: readonly AtpRack<SocketAddress>[];
   readonly elementsPerPacket?: number;

@@ -25,7 +25,8 @@ export interface AtpWorkerMainOptions extends AtpPlacement {
   readonly rank: number;
   readonly worldSize: number;
   readonly poolSize: number;
-  readonly poolBase: number;
+  /** The job's first aggregator (default 0). */
+  readonly poolBase?: number;
   readonly elementsPerPacket?: number;
   readonly maxWindow?: number;
   readonly initialWindow?: number;

@@ -5,6 +5,7 @@ import { sameBits } from '../../../src/agent/baseline/accuracy.js';
 import { parseAtpPsArgs } from '../../../src/agent/atp/ps-main.js';
 import { resolveAtpPsJob } from '../../../src/agent/atp/ps-options.js';
 import { parseAtpWorkerArgs } from '../../../src/agent/atp/worker-args.js';
+import { socketAddress } from '../../../src/agent/transport/index.js';
 import { AtpMemoryNetwork } from './helpers/atp-network.js';
 import { atpTensors, checkAtp } from './helpers/numbers.js';
 import { allreduceJobs, closeJobs, startJob, type RunningJob } from './helpers/run-virtual.js';
@@ -47,7 +48,7 @@ describe('poolBase: jobs on disjoint parts of one pool', () => {
   });
 
   test('a part that runs past the largest pool is refused', () => {
-    expect(() => resolveAtpPsJob({ jobId: 1, poolSize: 16, poolBase: 65_530, contributors: [{ aggregating: false, workers: [{ address: '127.0.0.1', port: 1 }] }] })).toThrow(/poolBase/);
+    expect(() => resolveAtpPsJob({ jobId: 1, poolSize: 16, poolBase: 65_530, contributors: [{ aggregating: false, workers: [socketAddress('127.0.0.1', 1, 'test')] }] })).toThrow(/poolBase/);
   });
 
   test('--pool-base on atp-worker and atp-ps: default 0; a part past the largest pool is ATP_BAD_CONFIG', () => {
