@@ -149,7 +149,7 @@ describe('just within the limits, every construct goes through every pass (dumps
     ['nested list expressions', `tuple<bit<8>> t = ${'{ '.repeat(n)}1${' }'.repeat(n)};`],
     ['a nested tuple type', `tuple<${'tuple<'.repeat(n)}bit<8>${'>'.repeat(n + 1)} t;`],
     ['nested slices', `hdr.h.b = ${'('.repeat(n)}hdr.h.a${')[7:0]'.repeat(n)};`],
-  ])('%s', (_, statement, decls) => {
+  ])('%s', (_, statement, decls?: string) => {
     const result = withStackUsed(2000, () => compile(PROGRAM(statement, decls)));
     // Some are refused (types, or an IR the switch would not load); none may crash a pass.
     expect(result.diagnostics.filter((d) => d.id === 'InternalError')).toEqual([]);

@@ -69,7 +69,7 @@ class Rounds {
   next(): Buffer {
     if (this.pending.length === 0) {
       const slot = Math.floor(this.rng() * POOL);
-      const set = this.rng() < 0.5 ? 0 : 1;
+      const set: 0 | 1 = this.rng() < 0.5 ? 0 : 1;
       const key = `${slot}/${set}`;
       const tsi = (this.tsi.get(key) ?? 0) + 1;
       this.tsi.set(key, tsi);

@@ -112,8 +112,8 @@ const MALFORMED: [string, Edit, RegExp][] = [
   ['an unknown direct resource', (p) => (table(p).direct_resource_ids = [0x13abcdef]), /direct resource id 0x13abcdef, which is not a direct counter or meter/],
   ['an action profile of an unknown table', (p) => (p.action_profiles = [{ preamble: { id: 0x11000001, name: 'ap' }, table_ids: [0x02abcdef], size: '4' }]), /refers to table id 0x02abcdef/],
   ['a preamble without id', (p) => (table(p).preamble.id = 0), /has id 0; P4Info ids are never 0/],
-  ['an object without preamble', (p) => delete table(p).preamble, /has no preamble/],
-  ['two match fields with one id', (p) => (table(p).match_fields as { id: number }[]).push({ ...(table(p).match_fields as { id: number }[])[0]!, name: 'other' }), /two fields of table .* have id 1/],
+  ['an object without preamble', (p) => delete (table(p) as { preamble?: unknown }).preamble, /has no preamble/],
+  ['two match fields with one id', (p) => (table(p).match_fields as { id: number; name: string }[]).push({ ...(table(p).match_fields as { id: number; name: string }[])[0]!, name: 'other' }), /two fields of table .* have id 1/],
 ];
 
 describe('P4Infos that are not well-formed', () => {
