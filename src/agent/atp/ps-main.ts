@@ -14,6 +14,7 @@
 import { ATP_PORTS } from '../../wire/index.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
 import { formatSocketAddress, KernelUdpAddressedTransport, socketAddress, snapshotTransportCounters, type SocketAddress } from '../transport/index.js';
+import { REAL_CLOCK, REAL_TIMERS, type AgentClock, type AgentTimers, type CancelTimer } from '../time.js';
 import { layoutAtpJob, type AtpRack } from './atp-job-layout.js';
 import { ATP_DEFAULT_ELEMENTS, ATP_DEFAULT_WINDOW, ATP_MAX_POOL, ATP_MAX_WINDOW } from './atp-limits.js';
 import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
@@ -140,7 +141,12 @@ export interface AtpPsReport {
 const POLL_MS = 20;
 
 /** Serves until `signal` aborts, or until --stop-after is met; `onListening` gets the bound address. */
-export async function runAtpPs(options: AtpPsMainOptions, signal: AbortSignal | undefined, onListening: (address: string) => void = () => {}): Promise<AtpPsReport> {
+export async function runAtpPs(
+  options: AtpPsMainOptions,
+  signal: AbortSignal | undefined,
+  onListening: (address: string) => void = () => {},
+  time: { clock: AgentClock; timers: AgentTimers } = { clock: REAL_CLOCK, timers: REAL_TIMERS },
+): Promise<AtpPsReport> {
   const own = { address: options.listenAddress, port: options.listenPort };
   // On a wire the PS answers everyone with sendTo; its own address stands in for send()'s destination, which it never uses.
   const transport = options.wire ? await openAtpWire(options.wire, own, own) : await KernelUdpAddressedTransport.open({ localAddress: own.address, localPort: own.port });
@@ -171,21 +177,23 @@ export async function runAtpPs(options: AtpPsMainOptions, signal: AbortSignal | 
       const stopAfter = options.stopAfter;
       let lastDatagrams = -1;
       let quietSince = 0;
+      let cancel: CancelTimer | undefined;
       const poll = (): void => {
         const seen = ps.stats.datagrams;
-        const now = performance.now();
+        const now = time.clock.now();
         if (seen !== lastDatagrams) {
           lastDatagrams = seen;
           quietSince = now;
         }
         if (stopAfter !== undefined && ps.stats.completed >= stopAfter && now - quietSince >= options.lingerMs) stop();
+        else cancel = time.timers.schedule(POLL_MS, poll);
       };
-      const timer = stopAfter === undefined ? undefined : setInterval(poll, POLL_MS);
       const stop = (): void => {
-        if (timer !== undefined) clearInterval(timer);
+        cancel?.();
         signal?.removeEventListener('abort', stop);
         resolve();
       };
+      if (stopAfter !== undefined) cancel = time.timers.schedule(POLL_MS, poll);
       signal?.addEventListener('abort', stop, { once: true });
     });
     return { jobId: options.jobId, listen, stats: ps.stats, transport: snapshotTransportCounters(transport.counters) };
