@@ -1,5 +1,6 @@
 """The host agents of one algorithm, one process per host in that host's
-namespace (host.popen), over the kernel's UDP (SwitchML) or TCP (ring).
+namespace (host.popen), over the kernel's UDP (SwitchML) or TCP (ring, the
+parameter-server baseline's workers).
 Each prints one JSON report (--check --json); the runner hands the reports
 to `p4ina testbed format`, which turns them into the demo's table.
 
@@ -13,6 +14,7 @@ from .lifeline import child_popen_kwargs
 SWITCHML_UDP_BASE = 40000
 SWITCHML_SWITCH_PORT = 48864
 RING_TCP_PORT = 45000
+PS_TCP_PORT = 45100
 
 
 def switchml_argv(node, cli, host, rank, workers, aggregator_ip, options):
@@ -27,6 +29,17 @@ def switchml_argv(node, cli, host, rank, workers, aggregator_ip, options):
 def ring_argv(node, cli, hosts, rank, options):
     peers = ','.join('%s:%d' % (h.ip, RING_TCP_PORT) for h in hosts)
     return [node, cli, 'agent', 'ring', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers,
+            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+
+
+def ps_server_argv(node, cli, server_host, workers):
+    """The parameter-server baseline's server: one round (one AllReduce), then it exits with its report."""
+    return [node, cli, 'agent', 'ps-server', '--world', str(workers), '--listen', '%s:%d' % (server_host.ip, PS_TCP_PORT),
+            '--rounds', '1', '--json']
+
+
+def ps_worker_argv(node, cli, server_host, rank, workers, options):
+    return [node, cli, 'agent', 'ps-worker', '--rank', str(rank), '--world', str(workers), '--server', '%s:%d' % (server_host.ip, PS_TCP_PORT),
             '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
 
 
