@@ -20,8 +20,9 @@ export interface AtpAgentEndpoint {
 /** The constants every worker and the PS of a job share. */
 interface AtpJobConstants {
   readonly jobId: number;
-  /** Aggregators of the shared pool the job hashes over. */
+  /** Aggregators of the shared pool the job hashes over, from `poolBase`. */
   readonly poolSize: number;
+  readonly poolBase: number;
   readonly elementsPerPacket: number;
   /** Window positions W. */
   readonly maxWindow: number;
@@ -72,7 +73,7 @@ export function atpAgentConfigs(spec: JobSpec, plan: RolloutPlan): AtpAgentConfi
   const atp = plan.atp;
   const ps = plan.parameterServer;
   if (!atp || !ps || !spec.atp || plan.jobId !== spec.id) throw new TypeError(`job ${spec.id}: atpAgentConfigs takes an ATP job and its own ATP plan`);
-  const constants: AtpJobConstants = { jobId: spec.id, poolSize: spec.poolSize, elementsPerPacket: spec.elementsPerPacket, maxWindow: spec.atp.window, valueRange: spec.atp.valueRange };
+  const constants: AtpJobConstants = { jobId: spec.id, poolSize: spec.poolSize, poolBase: spec.atp.poolBase, elementsPerPacket: spec.elementsPerPacket, maxWindow: spec.atp.window, valueRange: spec.atp.valueRange };
   const t = spec.timeouts;
   const psAddress = ipv4ToText(ps.ip);
   const workers = atp.workers.map(
@@ -101,7 +102,9 @@ export function atpAgentConfigs(spec: JobSpec, plan: RolloutPlan): AtpAgentConfi
 }
 
 function constantArgs(c: AtpJobConstants): string[] {
-  return ['--job', String(c.jobId), '--pool', String(c.poolSize), '--elements', String(c.elementsPerPacket), '--window', String(c.maxWindow), '--range', String(c.valueRange)];
+  const args = ['--job', String(c.jobId), '--pool', String(c.poolSize), '--elements', String(c.elementsPerPacket), '--window', String(c.maxWindow), '--range', String(c.valueRange)];
+  if (c.poolBase !== 0) args.push('--pool-base', String(c.poolBase));
+  return args;
 }
 
 /** `p4ina agent atp-worker` arguments (the tensor, seed and output options are the caller's). */

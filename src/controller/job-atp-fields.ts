@@ -14,6 +14,7 @@ import {
   ATP_DEFAULT_VALUE_RANGE,
   ATP_DEFAULT_WINDOW,
   ATP_ECN_THRESHOLD_OFF,
+  ATP_MAX_POOL,
   ATP_MAX_RECLAIM_MS,
   ATP_MAX_WINDOW,
   isAtpPort,
@@ -23,7 +24,7 @@ import type { KeyStyle } from './job-fields.js';
 import { jsonPath, type ObjectReader } from './json-reader.js';
 import type { AtpJobOptions, JobEndpoint, JobTimeouts, JobWorker } from './job.js';
 
-const ATP_FIELDS = ['window', 'initial_window', 'value_range', 'ecn_threshold', 'reclaim_ms'];
+const ATP_FIELDS = ['window', 'initial_window', 'value_range', 'ecn_threshold', 'reclaim_ms', 'pool_base'];
 
 function positive(r: ObjectReader, key: string): number | undefined {
   const v = r.number(key, 0, Number.MAX_VALUE);
@@ -32,8 +33,11 @@ function positive(r: ObjectReader, key: string): number | undefined {
   return undefined;
 }
 
-/** The `atp` object of an ATP job, defaults filled in; reports a stray `atp` on another algorithm. */
-export function readAtpOptions(job: ObjectReader, style: KeyStyle, isAtp: boolean, timeouts: JobTimeouts | undefined): AtpJobOptions | undefined {
+/**
+ * The `atp` object of an ATP job, defaults filled in; reports a stray `atp` on another algorithm.
+ * `poolSize` (undefined when it was bad) bounds `pool_base`: the job's range must fit the 16-bit index.
+ */
+export function readAtpOptions(job: ObjectReader, style: KeyStyle, isAtp: boolean, timeouts: JobTimeouts | undefined, poolSize: number | undefined): AtpJobOptions | undefined {
   const k = style.key;
   if (!isAtp) {
     if (job.has('atp')) job.log.add(C.JOB_UNKNOWN_FIELD, job.at('atp'), '"atp" is for ATP jobs only; remove it or set "algorithm": "atp"');
@@ -41,7 +45,7 @@ export function readAtpOptions(job: ObjectReader, style: KeyStyle, isAtp: boolea
   }
   // By default the reclaim time covers the longest resend timeout too (when that fits the 60 s limit).
   const reclaimMs = Math.max(ATP_DEFAULT_RECLAIM_MS, Math.min(Math.ceil(timeouts?.maxTimeoutMs ?? 0), ATP_MAX_RECLAIM_MS));
-  const defaults: AtpJobOptions = { window: ATP_DEFAULT_WINDOW, initialWindow: undefined, valueRange: ATP_DEFAULT_VALUE_RANGE, ecnThreshold: undefined, reclaimMs };
+  const defaults: AtpJobOptions = { window: ATP_DEFAULT_WINDOW, initialWindow: undefined, valueRange: ATP_DEFAULT_VALUE_RANGE, ecnThreshold: undefined, reclaimMs, poolBase: 0 };
   const r = job.has('atp') ? job.object('atp', '"atp"') : undefined;
   if (job.has('atp') && !r) return undefined;
   const before = job.log.problems.length;
@@ -55,6 +59,8 @@ export function readAtpOptions(job: ObjectReader, style: KeyStyle, isAtp: boolea
         ecnThreshold: r.integer(k('ecn_threshold'), 0, ATP_ECN_THRESHOLD_OFF - 1, ' packets (the 19-bit threshold; its largest value means no marking)'),
         reclaimMs:
           r.integer(k('reclaim_ms'), 1, ATP_MAX_RECLAIM_MS, ' ms (leftovers must be reclaimed, and within the 65.5 s a generation lasts)') ?? defaults.reclaimMs,
+        poolBase:
+          r.integer(k('pool_base'), 0, ATP_MAX_POOL - (poolSize ?? 1), ` (the job's aggregators pool_base..pool_base + pool_size − 1 must be below ${ATP_MAX_POOL})`) ?? defaults.poolBase,
       }
     : defaults;
   if (job.log.problems.length > before) return undefined;

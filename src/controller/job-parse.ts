@@ -54,7 +54,7 @@ function readJob(value: unknown, style: KeyStyle, source: string | undefined): J
   const timeouts = readTimeouts(r, style);
   const fallback = r.oneOf(k('fallback'), FALLBACKS) ?? 'ring';
   const parameterServer = readEndpoint(r, style, k('parameter_server'));
-  const atp = readAtpOptions(r, style, isAtp, timeouts);
+  const atp = readAtpOptions(r, style, isAtp, timeouts, poolSize);
   if (isAtp) checkAtpFields(r, style, id, workers, parameterServer);
   if (algorithm !== undefined && needsParameterServer(algorithm, fallback) && !r.has(k('parameter_server'))) {
     const why = algorithm === 'omnireduce' ? 'OmniReduce aggregates on a host' : algorithm === 'ps' || algorithm === 'atp' ? `${algorithm} sends to a parameter server` : 'the fallback is "ps"';

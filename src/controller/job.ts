@@ -63,6 +63,12 @@ export interface AtpJobOptions {
   readonly ecnThreshold: number | undefined;
   /** How long an untouched aggregator stays its owner's before anyone may take it, ms. */
   readonly reclaimMs: number;
+  /**
+   * The job's first aggregator: it hashes over poolBase..poolBase + poolSize − 1. 0 (the default)
+   * for a shared pool, where every job hashes over the same aggregators; disjoint ranges split the
+   * pool statically (each job's own, no collisions between jobs).
+   */
+  readonly poolBase: number;
 }
 
 export interface JobSpec {

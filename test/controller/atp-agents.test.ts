@@ -25,7 +25,7 @@ const topology = parseTopology({
     { nodes: ['s3-p3', 's4-p3'] },
   ],
 });
-const job = defineJob({
+const jobInput = {
   id: 7,
   algorithm: 'atp',
   workers: ['h1', 'h3', 'h2', 'h4'].map((host, rank) => ({ rank, host, udpPort: 0xbf01 + rank })),
@@ -34,12 +34,13 @@ const job = defineJob({
   elementsPerPacket: 32,
   timeouts: { timeoutMs: 30.5, maxRetries: 12 },
   atp: { window: 50, initialWindow: 4, valueRange: 100, reclaimMs: 2000 },
-});
+} as const;
+const job = defineJob(jobInput);
 
 describe('ATP agent configurations from a plan', () => {
   test('a mixed stage: the rack behind s1 at level 0, the workers behind legacy s2 on their own', () => {
     const { workers, ps } = atpAgentConfigs(job, planRollout(withInaSwitches(topology, ['s1']), job));
-    const constants = { jobId: 7, poolSize: 512, elementsPerPacket: 32, maxWindow: 50, valueRange: 100 };
+    const constants = { jobId: 7, poolSize: 512, poolBase: 0, elementsPerPacket: 32, maxWindow: 50, valueRange: 100 };
     const timing = { timeoutMs: 30.5, backoff: { factor: 2, minTimeoutMs: 20, maxTimeoutMs: 1000 }, maxRetries: 12, initialWindow: 4 };
     const common = { ...constants, ...timing, worldSize: 4, psAddress: '10.0.3.1', psPort: 0xbf00, fanIn1: 3 };
     expect(workers).toEqual([
@@ -88,6 +89,22 @@ describe('ATP agent configurations from a plan', () => {
       const byAddress = new Map(layout.contributors.flatMap((c, bit) => c.workers.map((a, i) => [`${a.address}:${a.port}`, [c.aggregating ? i : undefined, bit]] as const)));
       expect(workers.map((w) => byAddress.get(`${w.localAddress}:${w.localPort}`))).toEqual(workers.map((w) => [w.bitmap0Bit, w.bitmap1Bit]));
     }
+  });
+
+  test('a static split: pool_base reaches both agents, and their parsers read it back', () => {
+    const split = defineJob({ ...jobInput, atp: { ...jobInput.atp, poolBase: 1000 } });
+    const { workers, ps } = atpAgentConfigs(split, planRollout(withInaSwitches(topology, ['s1']), split));
+    expect(workers.map((w) => w.poolBase)).toEqual([1000, 1000, 1000, 1000]);
+    expect(ps.poolBase).toBe(1000);
+    expect(parseAtpWorkerArgs([...atpWorkerArgs(workers[0]!), '--length', '10'])).toMatchObject({ poolBase: 1000, poolSize: 512 });
+    expect(parseAtpPsArgs(atpPsArgs(ps))).toMatchObject({ poolBase: 1000, poolSize: 512 });
+    // Shared (0, the default): no flag, the agents' own default.
+    expect(atpWorkerArgs(atpAgentConfigs(job, planRollout(topology, job)).workers[0]!)).not.toContain('--pool-base');
+  });
+
+  test('a pool_base that puts the job past the 16-bit index is refused with the field named', () => {
+    expect(() => defineJob({ ...jobInput, atp: { ...jobInput.atp, poolBase: 0x1_0000 - 511 } })).toThrow(/poolBase.*below 65536/s);
+    expect(defineJob({ ...jobInput, atp: { ...jobInput.atp, poolBase: 0x1_0000 - 512 } }).atp!.poolBase).toBe(0x1_0000 - 512);
   });
 
   test('another algorithm’s plan is a misuse', () => {

@@ -77,8 +77,10 @@ function checkedSession(ctx: AtpJobContext, spec: JobSpec, sw: string): SwitchSe
   if (perPacket !== spec.elementsPerPacket) {
     throw mismatch(`its atp.p4 adds ${perPacket} values per packet and the job sends ${spec.elementsPerPacket}; set elements_per_packet to ${perPacket}, or compile atp.p4 with -DATP_VALUES=${spec.elementsPerPacket}`);
   }
-  if (spec.poolSize > owner.size) {
-    throw mismatch(`its pool has ${owner.size} aggregators and the job hashes over ${spec.poolSize}; set pool_size to at most ${owner.size}, or compile atp.p4 with a larger ATP_AGGREGATORS`);
+  const poolBase = spec.atp?.poolBase ?? 0;
+  if (poolBase + spec.poolSize > owner.size) {
+    const asked = poolBase === 0 ? `hashes over ${spec.poolSize}` : `hashes over aggregators ${poolBase}..${poolBase + spec.poolSize - 1}`;
+    throw mismatch(`its pool has ${owner.size} aggregators and the job ${asked}; set pool_base + pool_size to at most ${owner.size}, or compile atp.p4 with a larger ATP_AGGREGATORS`);
   }
   return session;
 }

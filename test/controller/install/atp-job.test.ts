@@ -209,6 +209,9 @@ describe('ATP jobs: setup and teardown', () => {
     expect((await refused(atpJob(1, ['h3']))).code).toBe('INSTALL_JOB_CONFLICT');
     expect((await refused({ ...atpJob(4, ['h3']), elementsPerPacket: 16 })).code).toBe('INSTALL_PIPELINE_MISMATCH');
     expect((await refused({ ...atpJob(4, ['h3']), poolSize: 65 })).code).toBe('INSTALL_PIPELINE_MISMATCH');
+    // A static split past the switch's 64 aggregators: 60..67.
+    const pastTheEnd = { ...atpJob(4, ['h3']), poolSize: 8 };
+    expect(await refused({ ...pastTheEnd, atp: { ...pastTheEnd.atp!, poolBase: 60 } })).toMatchObject({ code: 'INSTALL_PIPELINE_MISMATCH', message: expect.stringContaining('aggregators 60..67') });
     // With a group free, the job table (3 entries) is what runs out.
     await installer.teardownJob(2);
     await installer.setupJob(atpJob(2, ['h2']));
