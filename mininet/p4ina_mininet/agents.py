@@ -15,6 +15,9 @@ SWITCHML_UDP_BASE = 40000
 SWITCHML_SWITCH_PORT = 48864
 RING_TCP_PORT = 45000
 PS_TCP_PORT = 45100
+# 64 KiB pieces: the server returns piece k while piece k+1 is still arriving, so its link carries both directions
+# at once. The baseline's default (1 MiB) makes a 1 MiB tensor one piece, all up before anything comes down.
+PS_PIECE_ELEMENTS = 16384
 
 
 def switchml_argv(node, cli, host, rank, workers, aggregator_ip, options):
@@ -33,14 +36,16 @@ def ring_argv(node, cli, hosts, rank, options):
 
 
 def ps_server_argv(node, cli, server_host, workers):
-    """The parameter-server baseline's server: one round (one AllReduce), then it exits with its report."""
+    """The parameter-server baseline's server. No --rounds: with it the server closes its connections a second after
+    writing the last result, which a slow link may not have carried by then (seen with 1 MiB pieces at 10 Mbit/s:
+    a worker lost its result); the runner stops it with SIGTERM once every worker has its result."""
     return [node, cli, 'agent', 'ps-server', '--world', str(workers), '--listen', '%s:%d' % (server_host.ip, PS_TCP_PORT),
-            '--rounds', '1', '--json']
+            '--piece-elements', str(PS_PIECE_ELEMENTS), '--json']
 
 
 def ps_worker_argv(node, cli, server_host, rank, workers, options):
     return [node, cli, 'agent', 'ps-worker', '--rank', str(rank), '--world', str(workers), '--server', '%s:%d' % (server_host.ip, PS_TCP_PORT),
-            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+            '--piece-elements', str(PS_PIECE_ELEMENTS), '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
 
 
 def run_workers(net, algorithm, placed, timeout_s, started_pids):

@@ -4,7 +4,7 @@ import re
 
 SIZE = re.compile(r'^(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|KiB|MiB|GiB)?$')
 # The order runs go in.
-ALGORITHMS = ['switchml', 'atp', 'ring']
+ALGORITHMS = ['switchml', 'atp', 'ps', 'ring']
 # ATP's UDP block is 0xBF00..0xBF0F: each PS listens on the first port, job j's workers on first + j.
 MAX_ATP_JOBS = 15
 DEFAULT_POOL = {'switchml': 32, 'atp': 256}
@@ -38,11 +38,11 @@ def positive(text):
 
 
 def job_list(text):
-    """'switchml', 'atp,ring', 'both' (= switchml,ring) → the algorithms in the order they run."""
+    """'switchml', 'atp,ps,ring', 'both' (= switchml,ring) → the algorithms in the order they run."""
     names = ['switchml', 'ring'] if text == 'both' else [n.strip() for n in text.split(',') if n.strip()]
     unknown = [n for n in names if n not in ALGORITHMS]
     if not names or unknown:
-        raise argparse.ArgumentTypeError('"%s": give switchml, atp, ring or a comma list of them (both = switchml,ring)' % text)
+        raise argparse.ArgumentTypeError('"%s": give switchml, atp, ps, ring or a comma list of them (both = switchml,ring)' % text)
     if 'switchml' in names and 'atp' in names:
         raise argparse.ArgumentTypeError('switchml and atp cannot run together: INA switches run one program, p4/switchml.p4 or p4/atp.p4')
     return sorted(set(names), key=ALGORITHMS.index)
@@ -58,19 +58,20 @@ def pair(text):
 def build_parser():
     p = argparse.ArgumentParser(
         prog='p4ina testbed',
-        description='A Mininet testbed of P4 switches (p4ina switch or BMv2) and hosts: runs SwitchML, ATP and the ring '
-                    'baseline on it, prints the demo\'s table, and tears everything down. Run as root.')
+        description='A Mininet testbed of P4 switches (p4ina switch or BMv2) and hosts: runs SwitchML, ATP and the '
+                    'parameter-server and ring baselines on it, prints the demo\'s table, and tears everything down. Run as root.')
     p.add_argument('--topo', default='single,hosts=4', help='single,hosts=K | leafspine,racks=R,hosts=H,spines=S (default single,hosts=4)')
     p.add_argument('--ina-tors', default='all', help='which racks\' ToRs aggregate (switchml.p4, or atp.p4 with --job atp): 1,3 | all | none (default all)')
     p.add_argument('--legacy', choices=['bridge', 'p4'], default='bridge', help='non-INA ToRs: Linux bridges, or p4ina switches running p4/forward.p4 (default bridge)')
     p.add_argument('--spine', choices=['p4', 'bridge', 'ina'], default='p4', help='spines: p4ina switches running forward.p4, Linux bridges, '
                    'or INA switches running the INA program (ATP: level 1 when on every path to the PS) (default p4)')
     p.add_argument('--job', type=job_list, default=job_list('both'), metavar='ALGORITHMS',
-                   help='what to run: switchml, atp, ring, or a comma list (atp,ring); both = switchml,ring (the default), side by side')
+                   help='what to run: switchml, atp, ps (the parameter-server baseline over TCP, its server on a host of its own), ring, '
+                        'or a comma list (atp,ps,ring); both = switchml,ring (the default), side by side')
     p.add_argument('--jobs', type=positive, default=1, help='ATP jobs at once on the same switches and pool (1..%d, default 1): '
                    'every worker host runs one worker of each, each job has a PS host of its own' % MAX_ATP_JOBS)
     p.add_argument('--workers', default='auto', help='hosts of the SwitchML job: auto (every host on a single switch; '
-                   'else the first INA rack), rack=N, or names h1,h2 (default auto); ring and ATP run on every host unless names are given')
+                   'else the first INA rack), rack=N, or names h1,h2 (default auto); ring, ATP and PS run on every host unless names are given')
     p.add_argument('--tensor', type=tensor_size, default=tensor_size('1MiB'), help='bytes of float32 per worker (default 1MiB)')
     p.add_argument('--pool', type=positive, default=None, help='SwitchML slots = each worker\'s window (default 32); ATP: aggregators '
                    'of the shared pool every job hashes over (default 256)')
@@ -106,6 +107,8 @@ def parse(argv):
     options.job_id = 1
     error = build_parser().error
     options.atp_jobs = options.jobs if 'atp' in options.job else 0
+    # Hosts that run no worker: one per ATP job's PS; the PS baseline's server takes the first (runs go one at a time).
+    options.server_hosts = max(options.atp_jobs, 1 if 'ps' in options.job else 0)
     if options.jobs > 1 and 'atp' not in options.job:
         error('--jobs runs several ATP jobs: add --job atp')
     if options.jobs > MAX_ATP_JOBS:

@@ -2,7 +2,8 @@
 Mininet up (our switches wait for their gRPC ports) → hosts prepared → the
 controller from the root namespace (`p4ina controller apply`) → ordinary
 traffic (optional) → SwitchML or ATP (all ATP jobs at once, each with its
-parameter server), then the ring baseline, one agent per host and job →
+parameter server), then the parameter-server baseline (its server on a host
+of its own) and the ring baseline, one agent per host and job →
 the results document → `p4ina testbed format` prints the demo's table.
 
 Whatever happens — success, a failure, Ctrl-C or SIGTERM — `finally` takes
@@ -24,6 +25,7 @@ from .agents import ring_argv, run_workers, switchml_argv
 from .atp_jobs import atp_commands, atp_job_specs
 from .atp_runs import run_atp_jobs
 from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, kernel_has_red_ecn, ping_all, prepare_hosts, tcp_transfer
+from .ps_run import run_ps
 from .switches import Bmv2Switch, P4inaSwitch, SwitchStartError, free_tcp_port
 from .selection import choose_hosts, make_plan
 from .topologies import TopologyError, mininet_topo, port_rates, topology_json
@@ -107,6 +109,7 @@ class Testbed:
             self.plan = make_plan(options)
             switchml_hosts = choose_hosts(self.plan, options, 'switchml') if 'switchml' in options.job else []
             atp_hosts = choose_hosts(self.plan, options, 'atp') if 'atp' in options.job else []
+            ps_hosts = choose_hosts(self.plan, options, 'ps') if 'ps' in options.job else []
             ring_hosts = choose_hosts(self.plan, options, 'ring') if 'ring' in options.job else []
         except TopologyError as err:
             raise TestbedFailure(str(err))
@@ -161,6 +164,10 @@ class Testbed:
             runs.append(dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts]))
         if atp_hosts:
             runs += self.run_atp(atp_hosts, atp_applied)
+        if ps_hosts:
+            server = self.plan.ps_hosts[0]
+            progress('PS baseline: %d workers × %d bytes over TCP, its server on %s' % (len(ps_hosts), options.tensor, server.name))
+            runs.append(run_ps(self.net, self.node, self.cli, server, ps_hosts, options, self.pids))
         if ring_hosts:
             progress('ring: %d workers × %d bytes over TCP' % (len(ring_hosts), options.tensor))
             placed = [(h, ring_argv(self.node, self.cli, ring_hosts, rank, options)) for rank, h in enumerate(ring_hosts)]

@@ -6,14 +6,15 @@ def make_plan(options):
     kind, values = parse_topo(options.topo)
     if kind == 'single':
         ina = parse_rack_list(options.ina_tors, 1)
-        return plan_single(options.prefix, values['hosts'], ina=bool(ina), legacy='p4' if options.legacy == 'p4' else 'bridge', ps=options.atp_jobs)
+        return plan_single(options.prefix, values['hosts'], ina=bool(ina), legacy='p4' if options.legacy == 'p4' else 'bridge', ps=options.server_hosts)
     ina = parse_rack_list(options.ina_tors, values['racks'])
-    return plan_leafspine(options.prefix, values['racks'], values['hosts'], values['spines'], ina, options.legacy, options.spine, ps=options.atp_jobs)
+    return plan_leafspine(options.prefix, values['racks'], values['hosts'], values['spines'], ina, options.legacy, options.spine, ps=options.server_hosts)
 
 
 def choose_hosts(plan, options, algorithm):
-    """The hosts of a run, by rank: SwitchML's in one INA rack (or a single switch), ring's and ATP's on every
-    worker host (ATP aggregates what it can per rack and the PS does the rest), unless --workers names them."""
+    """The hosts of a run, by rank: SwitchML's in one INA rack (or a single switch), ring's, ATP's and the PS
+    baseline's on every worker host (ATP aggregates what it can per rack and the PS does the rest), unless --workers
+    names them."""
     by_name = {h.name: h for h in plan.hosts}
     text = options.workers
     if text not in ('auto',) and not text.startswith('rack='):
@@ -24,7 +25,7 @@ def choose_hosts(plan, options, algorithm):
         if unknown:
             raise TopologyError('--workers: no host %s; the hosts are %s' % (', '.join(unknown), ', '.join(by_name)))
         return [by_name[n] for n in names]
-    if algorithm in ('ring', 'atp'):
+    if algorithm in ('ring', 'atp', 'ps'):
         return list(plan.hosts)
     if text.startswith('rack='):
         rack = int(text[5:]) if text[5:].isdigit() else 0

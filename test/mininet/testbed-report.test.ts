@@ -59,9 +59,27 @@ describe('testbed results document', () => {
     expect(json.ok).toBe(false);
   });
 
+  test('the parameter-server baseline is a run like ring: its own row, named ps, between ATP and ring in the table', () => {
+    const psRun = { algorithm: 'ps', hosts: ['h1', 'h2'], server: 'ps1', reports: [report(0, 40), report(1, 30)], failure: null };
+    const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, runs: [base.runs[0], psRun] }));
+    const rows = testbedRows(doc);
+    expect(rows.map((r) => [r.algorithm, r.workers, r.timeMs, r.identical, r.failure])).toEqual([
+      ['switchml', 2, 20, true, undefined],
+      ['ps', 2, 40, true, undefined],
+    ]);
+    expect(formatTestbedText(doc, rows)).toContain('  ps: h1, h2');
+    const json = JSON.parse(formatTestbedJson(doc, rows)) as { runs: { algorithm: string; atp: unknown }[]; hosts: Record<string, string[]>; ok: boolean };
+    expect(json.runs.map((r) => [r.algorithm, r.atp])).toEqual([
+      ['switchml', null],
+      ['ps', null],
+    ]);
+    expect(json.hosts.ps).toEqual(['h1', 'h2']);
+    expect(json.ok).toBe(true);
+  });
+
   test('a malformed document is a TESTBED_BAD_REPORT that says what is wrong', () => {
     expect(() => parseTestbedDocument('nope')).toThrow(expect.objectContaining({ code: 'TESTBED_BAD_REPORT', message: "the testbed's results document is not JSON" }));
-    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'rina', hosts: [], reports: [], failure: null }] }))).toThrow(/run 0 names no algorithm/);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'rina', hosts: [], reports: [], failure: null }] }))).toThrow(/run 0 names no algorithm \(switchml, atp, ps, ring\)/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'atp', hosts: [], reports: [], failure: null }] }))).toThrow(/ATP run 0 lacks "job" or "ps"/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, ecn: { threshold: 8 } }))).toThrow(/malformed "ecn"/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, traffic: { ping: { sent: 1 }, tcp: [] } }))).toThrow(/traffic.ping/);

@@ -248,6 +248,22 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
     lastPids = started;
   }, 150_000);
 
+  // The parameter-server baseline's server shares ATP's PS host (runs go one at a time); shaped links, as in
+  // bench/mininet-four-algorithms.ts, make the server's link the bottleneck that carries 3 tensors each way.
+  test('ATP, the PS baseline and ring on one switch with shaped links: the PS server on the PS host, every row exact', async () => {
+    const run = await runScript(['--topo', 'single,hosts=3', '--job', 'atp,ps,ring', '--bw', '5', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([
+      ['atp', 3, true, 0, null],
+      ['ps', 3, true, 0, null],
+      ['ring', 3, true, 0, null],
+    ]);
+    expect(doc.hosts).toEqual({ atp: h(1, 2, 3), ps: h(1, 2, 3), ring: h(1, 2, 3) });
+    expect(run.stderr).toContain(`its server on ${PREFIX}ps1`);
+    expect(doc.runs[0]!.atp!.psHost).toBe(`${PREFIX}ps1`);
+  }, 120_000);
+
   test('a bad --topo is refused with a message and nothing is built', async () => {
     const run = await runScript(['--topo', 'ring,hosts=3'], RUN_TIMEOUT_MS);
     expect(run.code).toBe(1);
