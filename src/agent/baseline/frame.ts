@@ -28,11 +28,12 @@ const ERROR_FIXED_BYTES = 4;
 
 export const FRAME_TYPE = { hello: 1, begin: 2, data: 3, error: 4 } as const;
 
-/** Who is speaking in a HELLO. */
-export const ROLE = { ring: 1, psWorker: 2, psServer: 3 } as const;
+/** Who is speaking in a HELLO (rack leader and member: hierarchical AllReduce inside a rack). */
+export const ROLE = { ring: 1, psWorker: 2, psServer: 3, rackLeader: 4, rackMember: 5 } as const;
 export type Role = (typeof ROLE)[keyof typeof ROLE];
+const ROLES: ReadonlySet<number> = new Set(Object.values(ROLE));
 
-/** The parameter server's DATA step numbers: a worker's contribution, and the sum sent back. */
+/** The parameter server's DATA step numbers (a rack leader's too): a worker's contribution, and the sum sent back. */
 export const PS_STEP = { contribution: 0, result: 1 } as const;
 
 export interface HelloFrame {
@@ -183,14 +184,14 @@ function parseHello(body: Buffer, from: string): HelloFrame {
   const jobBytes = body.readUInt8(3);
   if (body.length !== HELLO_FIXED_BYTES + jobBytes) throw malformed(`${from}: HELLO length ${body.length} does not match its job id length ${jobBytes}`);
   if (jobBytes === 0 || jobBytes > MAX_JOB_ID_BYTES) throw malformed(`${from}: HELLO job id of ${jobBytes} bytes`);
-  if (role !== ROLE.ring && role !== ROLE.psWorker && role !== ROLE.psServer) throw malformed(`${from}: HELLO with unknown role ${role}`);
+  if (!ROLES.has(role)) throw malformed(`${from}: HELLO with unknown role ${role}`);
   const job = body.subarray(HELLO_FIXED_BYTES);
   const jobId = job.toString('utf8');
   if (!Buffer.from(jobId, 'utf8').equals(job)) throw malformed(`${from}: HELLO job id is not valid UTF-8`);
   return {
     type: 'hello',
     version,
-    role,
+    role: role as Role,
     rank: body.readUInt32BE(4),
     worldSize: body.readUInt32BE(8),
     pieceElements: body.readUInt32BE(12),

@@ -6,11 +6,13 @@
  * the expected role, and the rank the topology says should be there. Any
  * difference is BASELINE_HANDSHAKE_MISMATCH naming the field and both values.
  */
+import type { Socket } from 'node:net';
 import { asBaselineError, BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { abortedError, dialUntil, pause } from './dial.js';
 import type { Endpoint } from './endpoint.js';
 import { PROTOCOL_VERSION, ROLE, type HelloFrame, type Role } from './frame.js';
 import { FramedConnection } from './framed-connection.js';
+import type { Listener } from './listener.js';
 
 /** Pause before dialling again after a listener hung up on us (it was not taking connections yet). */
 const RETRY_PAUSE_MS = 50;
@@ -25,7 +27,13 @@ export interface HelloExpectation {
   readonly rank: number | ((rank: number) => boolean);
 }
 
-const ROLE_NAMES: Record<Role, string> = { [ROLE.ring]: 'ring worker', [ROLE.psWorker]: 'parameter-server worker', [ROLE.psServer]: 'parameter server' };
+const ROLE_NAMES: Record<Role, string> = {
+  [ROLE.ring]: 'ring worker',
+  [ROLE.psWorker]: 'parameter-server worker',
+  [ROLE.psServer]: 'parameter server',
+  [ROLE.rackLeader]: 'hierarchical rack leader',
+  [ROLE.rackMember]: 'hierarchical rack member',
+};
 
 function mismatch(peer: string, field: string, got: string | number, expected: string | number): BaselineError {
   return new BaselineError(
@@ -131,4 +139,63 @@ export async function dialAndGreet(options: DialAndGreetOptions): Promise<Framed
     }
     await pause(RETRY_PAUSE_MS, signal, `connecting to ${peerName}`);
   }
+}
+
+export interface AcceptAndGreetOptions {
+  /** Names this side in messages, e.g. "rank 2". */
+  readonly self: string;
+  /** Names the one peer expected, e.g. "rank 1". */
+  readonly peerName: string;
+  /** This side's encoded HELLO, the answer to the peer's. */
+  readonly hello: Buffer;
+  readonly expected: HelloExpectation;
+  readonly maxBodyBytes: number;
+  /** A Date.now() value. */
+  readonly deadline: number;
+  readonly signal: AbortSignal;
+  /** Every connection accepted is added here, so the caller can close them if set-up fails elsewhere. */
+  readonly opened: FramedConnection[];
+}
+
+/**
+ * Waits on `listener` for the one peer `expected` describes, checks its HELLO
+ * and answers it. A connection with a wrong or malformed HELLO fails set-up at
+ * once (the peer is told why) rather than waiting for one that will never be
+ * right; so does a second connection claiming the same rank.
+ */
+export function acceptAndGreet(listener: Listener, options: AcceptAndGreetOptions): Promise<FramedConnection> {
+  const { peerName, signal } = options;
+  return new Promise<FramedConnection>((resolve, reject) => {
+    let accepted = false;
+    const finish = (error: BaselineError | undefined, connection?: FramedConnection): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      listener.onConnection(undefined);
+      if (error) reject(error);
+      else resolve(connection!);
+    };
+    const onAbort = (): void => finish(abortedError(signal, `waiting for ${peerName}`));
+    const timer = setTimeout(() => {
+      finish(new BaselineError(BASELINE_ERROR_CODES.connectTimeout, `${options.self} heard nothing from ${peerName} on ${listener.address} before the deadline; is it running, with this address in its peer list?`));
+    }, Math.max(0, options.deadline - Date.now()));
+    signal.addEventListener('abort', onAbort, { once: true });
+    listener.onConnection((socket: Socket) => {
+      const connection = new FramedConnection(socket, `the connection from ${socket.remoteAddress}:${socket.remotePort}`, options.maxBodyBytes);
+      options.opened.push(connection);
+      receiveHello(connection, options.deadline, signal)
+        .then(async (hello) => {
+          if (accepted) throw new BaselineError(BASELINE_ERROR_CODES.handshakeMismatch, `${connection.peer} claims to be ${peerName}, which is already connected`);
+          checkHello(hello, options.expected, connection.peer);
+          accepted = true;
+          connection.peer = `${peerName} (${socket.remoteAddress}:${socket.remotePort})`;
+          await connection.send(options.hello);
+          finish(undefined, connection);
+        })
+        .catch((err: unknown) => {
+          const error = asBaselineError(err, BASELINE_ERROR_CODES.malformedFrame, `handshake with ${connection.peer}`);
+          connection.fail(error, true);
+          finish(error);
+        });
+    });
+  });
 }

@@ -3,6 +3,8 @@
  * where it fails (first error wins), an inactivity timer that fails it when
  * nothing moves for `ioTimeoutMs`, and an AbortSignal that fails it at once.
  * `dispose` removes the timer and the listener whether the call worked or not.
+ * Work with a timeout of its own (a nested call) can be run `unwatched`, so
+ * that its quiet spells on this call's connections do not count.
  */
 import { BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { abortedError } from './dial.js';
@@ -15,6 +17,7 @@ export class OpGuard {
   private readonly timer: NodeJS.Timeout;
   private readonly onAbort: () => void;
   private readonly listeners: ((error: BaselineError) => void)[] = [];
+  private unwatchedWork = 0;
 
   constructor(
     what: string,
@@ -27,6 +30,10 @@ export class OpGuard {
     // Nobody may be awaiting `failed` when it rejects (the work finished first); that is fine.
     this.failed.catch(() => {});
     this.timer = setTimeout(() => {
+      if (this.unwatchedWork > 0) {
+        this.timer.refresh();
+        return;
+      }
       this.fail(new BaselineError(BASELINE_ERROR_CODES.timeout, `${what}: nothing moved for ${ioTimeoutMs} ms; is every worker running and calling allreduce?`));
     }, ioTimeoutMs);
     this.onAbort = () => this.fail(abortedError(signal!, what));
@@ -64,6 +71,17 @@ export class OpGuard {
   /** `work` or the first failure, whichever comes first. */
   race<T>(work: Promise<T>): Promise<T> {
     return Promise.race([work, this.failed]);
+  }
+
+  /** Like `race`, but the inactivity timer waits while `work` runs (it must time out by itself) and restarts after it. */
+  async unwatched<T>(work: Promise<T>): Promise<T> {
+    this.unwatchedWork++;
+    try {
+      return await this.race(work);
+    } finally {
+      this.unwatchedWork--;
+      this.timer.refresh();
+    }
   }
 
   dispose(): void {

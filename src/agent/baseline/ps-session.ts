@@ -126,14 +126,16 @@ export class ParameterServerSession {
   }
 }
 
-function expectBegin(frame: Frame, peer: string, op: number): Extract<Frame, { type: 'begin' }> {
+/** The BEGIN of call `op`, or BASELINE_UNEXPECTED_FRAME. */
+export function expectBegin(frame: Frame, peer: string, op: number): Extract<Frame, { type: 'begin' }> {
   if (frame.type !== 'begin' || frame.op !== op) {
     throw new BaselineError(BASELINE_ERROR_CODES.unexpectedFrame, `${peer} sent ${frame.type.toUpperCase()} where BEGIN of call #${op} was due`);
   }
   return frame;
 }
 
-function expectPiece(frame: Frame, peer: string, op: number, offset: number, count: number): Buffer {
+/** The payload of the contribution at `offset` of `count` values in call `op`, or BASELINE_UNEXPECTED_FRAME. */
+export function expectPiece(frame: Frame, peer: string, op: number, offset: number, count: number): Buffer {
   if (frame.type !== 'data' || frame.op !== op || frame.step !== PS_STEP.contribution || frame.chunk !== 0 || frame.offset !== offset || frame.payload.length !== count * 4) {
     throw new BaselineError(
       BASELINE_ERROR_CODES.unexpectedFrame,

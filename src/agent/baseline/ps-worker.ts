@@ -41,7 +41,7 @@ export interface ParameterServerWorkerOptions {
   readonly signal?: AbortSignal;
 }
 
-interface Counts {
+export interface ExchangeCounts {
   framesSent: number;
   framesReceived: number;
   wireBytesSent: number;
@@ -94,10 +94,10 @@ export class ParameterServerWorker implements AllReduce<ParameterServerStats> {
     const op = this.op;
     this.op = (this.op + 1) >>> 0;
     this.busy = true;
-    const counts: Counts = { framesSent: 0, framesReceived: 0, wireBytesSent: 0, wireBytesReceived: 0 };
+    const counts: ExchangeCounts = { framesSent: 0, framesReceived: 0, wireBytesSent: 0, wireBytesReceived: 0 };
     const guard = new OpGuard(`parameter-server allreduce #${op} on worker ${this.rank}`, this.ioTimeoutMs, options.signal);
     try {
-      const result = await this.run(op, data, options, guard, counts);
+      const result = await exchangeWithAggregator(this.connection, this.pieceElements, op, data, options, guard, counts);
       return {
         result,
         stats: {
@@ -124,67 +124,79 @@ export class ParameterServerWorker implements AllReduce<ParameterServerStats> {
     }
   }
 
-  private async run(op: number, data: Float32Array, options: AllReduceCallOptions, guard: OpGuard, counts: Counts): Promise<Float32Array> {
-    const connection = this.connection;
-    const length = data.length;
-    const result = new Float32Array(length);
-    let gotBegin = false;
-    let resolvedAll = false;
-    let nextOffset = 0;
-    let resolveReceived!: () => void;
-    const received = new Promise<void>((resolve) => (resolveReceived = resolve));
-    const onFrame = (frame: Frame): void => {
-      counts.framesReceived++;
-      if (!gotBegin) {
-        if (frame.type !== 'begin' || frame.op !== op || frame.elementCount !== length) {
-          throw new BaselineError(BASELINE_ERROR_CODES.unexpectedFrame, `${connection.peer} sent ${frame.type.toUpperCase()} where BEGIN of call #${op} for ${length} elements was due`);
-        }
-        gotBegin = true;
-        counts.wireBytesReceived += FRAME_LENGTH_BYTES + 12;
-      } else {
-        const count = Math.min(this.pieceElements, length - nextOffset);
-        if (frame.type !== 'data' || frame.op !== op || frame.step !== PS_STEP.result || frame.chunk !== 0 || frame.offset !== nextOffset || count <= 0 || frame.payload.length !== count * 4) {
-          throw new BaselineError(BASELINE_ERROR_CODES.unexpectedFrame, `${connection.peer} sent ${frame.type.toUpperCase()} where the sum at offset ${nextOffset} of call #${op} was due`);
-        }
-        counts.wireBytesReceived += FRAME_LENGTH_BYTES + DATA_HEADER_BYTES + frame.payload.length;
-        result.set(readFloatsLE(frame.payload), nextOffset);
-        nextOffset += count;
-        options.onProgress?.(nextOffset, length);
-      }
-      if (nextOffset === length) {
-        resolvedAll = true;
-        connection.setHandler(undefined);
-        resolveReceived();
-      }
-    };
-    guard.onFailure((error) => connection.fail(error, true));
-    connection.onActivity = guard.activity;
-    connection.setHandler({ onFrame, onFailure: (error) => guard.fail(error) });
-    const send = async (frame: Buffer): Promise<void> => {
-      counts.framesSent++;
-      counts.wireBytesSent += frame.length;
-      await connection.send(frame);
-      guard.check();
-    };
-    const sendAll = async (): Promise<void> => {
-      await send(encodeBegin(op, length));
-      for (let offset = 0; offset < length; offset += this.pieceElements) {
-        await send(encodeData({ op, step: PS_STEP.contribution, chunk: 0, offset }, data.subarray(offset, Math.min(length, offset + this.pieceElements))));
-      }
-    };
-    // The last sum cannot arrive before the server has every piece of ours, so the call is done when it
-    // arrives; a send still pending then (or failing later, as the server hangs up) changes nothing.
-    void sendAll().catch((err: unknown) => {
-      if (!resolvedAll) guard.fail(asBaselineError(err, BASELINE_ERROR_CODES.peerClosed, `sending to ${connection.peer}`));
-    });
-    await guard.race(received);
-    guard.check();
-    return result;
-  }
-
   /** Closes the connection (flushing what was sent) and waits until it is closed. */
   close(): Promise<void> {
     this.closing ??= this.connection.close();
     return this.closing;
   }
+}
+
+/**
+ * One call as seen by a worker of an aggregating host (the parameter server,
+ * a hierarchical rack's leader): BEGIN and the tensor in pieces out, at the
+ * same time the host's BEGIN (the lengths agree) and the sums in order in.
+ */
+export async function exchangeWithAggregator(
+  connection: FramedConnection,
+  pieceElements: number,
+  op: number,
+  data: Float32Array,
+  options: AllReduceCallOptions,
+  guard: OpGuard,
+  counts: ExchangeCounts,
+): Promise<Float32Array> {
+  const length = data.length;
+  const result = new Float32Array(length);
+  let gotBegin = false;
+  let resolvedAll = false;
+  let nextOffset = 0;
+  let resolveReceived!: () => void;
+  const received = new Promise<void>((resolve) => (resolveReceived = resolve));
+  const onFrame = (frame: Frame): void => {
+    counts.framesReceived++;
+    if (!gotBegin) {
+      if (frame.type !== 'begin' || frame.op !== op || frame.elementCount !== length) {
+        throw new BaselineError(BASELINE_ERROR_CODES.unexpectedFrame, `${connection.peer} sent ${frame.type.toUpperCase()} where BEGIN of call #${op} for ${length} elements was due`);
+      }
+      gotBegin = true;
+      counts.wireBytesReceived += FRAME_LENGTH_BYTES + 12;
+    } else {
+      const count = Math.min(pieceElements, length - nextOffset);
+      if (frame.type !== 'data' || frame.op !== op || frame.step !== PS_STEP.result || frame.chunk !== 0 || frame.offset !== nextOffset || count <= 0 || frame.payload.length !== count * 4) {
+        throw new BaselineError(BASELINE_ERROR_CODES.unexpectedFrame, `${connection.peer} sent ${frame.type.toUpperCase()} where the sum at offset ${nextOffset} of call #${op} was due`);
+      }
+      counts.wireBytesReceived += FRAME_LENGTH_BYTES + DATA_HEADER_BYTES + frame.payload.length;
+      result.set(readFloatsLE(frame.payload), nextOffset);
+      nextOffset += count;
+      options.onProgress?.(nextOffset, length);
+    }
+    if (nextOffset === length) {
+      resolvedAll = true;
+      connection.setHandler(undefined);
+      resolveReceived();
+    }
+  };
+  guard.onFailure((error) => connection.fail(error, true));
+  connection.onActivity = guard.activity;
+  connection.setHandler({ onFrame, onFailure: (error) => guard.fail(error) });
+  const send = async (frame: Buffer): Promise<void> => {
+    counts.framesSent++;
+    counts.wireBytesSent += frame.length;
+    await connection.send(frame);
+    guard.check();
+  };
+  const sendAll = async (): Promise<void> => {
+    await send(encodeBegin(op, length));
+    for (let offset = 0; offset < length; offset += pieceElements) {
+      await send(encodeData({ op, step: PS_STEP.contribution, chunk: 0, offset }, data.subarray(offset, Math.min(length, offset + pieceElements))));
+    }
+  };
+  // The last sum cannot arrive before the server has every piece of ours, so the call is done when it
+  // arrives; a send still pending then (or failing later, as the server hangs up) changes nothing.
+  void sendAll().catch((err: unknown) => {
+    if (!resolvedAll) guard.fail(asBaselineError(err, BASELINE_ERROR_CODES.peerClosed, `sending to ${connection.peer}`));
+  });
+  await guard.race(received);
+  guard.check();
+  return result;
 }

@@ -8,13 +8,12 @@
  * and, through an ERROR frame, on the peer, rather than waiting for a peer
  * that will never be right.
  */
-import type { Socket } from 'node:net';
 import { BASELINE_ERROR_CODES, BaselineError, asBaselineError } from './baseline-error.js';
 import { abortedError } from './dial.js';
 import { formatEndpoint, type Endpoint } from './endpoint.js';
 import { encodeHello, maxBodyBytes, ROLE } from './frame.js';
-import { FramedConnection } from './framed-connection.js';
-import { checkHello, dialAndGreet, receiveHello, type HelloExpectation } from './handshake.js';
+import type { FramedConnection } from './framed-connection.js';
+import { acceptAndGreet, dialAndGreet, type HelloExpectation } from './handshake.js';
 import type { Listener } from './listener.js';
 import type { RingLinks } from './ring-operation.js';
 
@@ -80,39 +79,15 @@ function acceptPredecessor(
   signal: AbortSignal,
   opened: FramedConnection[],
 ): Promise<FramedConnection> {
-  const peerName = `rank ${expected.rank as number}`;
-  return new Promise<FramedConnection>((resolve, reject) => {
-    let accepted = false;
-    const finish = (error: BaselineError | undefined, connection?: FramedConnection): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      listener.onConnection(undefined);
-      if (error) reject(error);
-      else resolve(connection!);
-    };
-    const onAbort = (): void => finish(abortedError(signal, `waiting for ${peerName}`));
-    const timer = setTimeout(() => {
-      finish(new BaselineError(BASELINE_ERROR_CODES.connectTimeout, `rank ${options.rank} heard nothing from ${peerName} on ${listener.address} before the deadline; is it running, with this address in its peer list?`));
-    }, Math.max(0, options.deadline - Date.now()));
-    signal.addEventListener('abort', onAbort, { once: true });
-    listener.onConnection((socket: Socket) => {
-      const connection = new FramedConnection(socket, `the connection from ${socket.remoteAddress}:${socket.remotePort}`, maxBodyBytes(options.pieceElements));
-      opened.push(connection);
-      receiveHello(connection, options.deadline, signal)
-        .then(async (hello) => {
-          if (accepted) throw new BaselineError(BASELINE_ERROR_CODES.handshakeMismatch, `${connection.peer} claims to be ${peerName}, which is already connected`);
-          checkHello(hello, expected, connection.peer);
-          accepted = true;
-          connection.peer = `${peerName} (${socket.remoteAddress}:${socket.remotePort})`;
-          await connection.send(helloFrom(options));
-          finish(undefined, connection);
-        })
-        .catch((err: unknown) => {
-          const error = asBaselineError(err, BASELINE_ERROR_CODES.malformedFrame, `handshake with ${connection.peer}`);
-          connection.fail(error, true);
-          finish(error);
-        });
-    });
+  return acceptAndGreet(listener, {
+    self: `rank ${options.rank}`,
+    peerName: `rank ${expected.rank as number}`,
+    hello: helloFrom(options),
+    expected,
+    maxBodyBytes: maxBodyBytes(options.pieceElements),
+    deadline: options.deadline,
+    signal,
+    opened,
   });
 }
 
