@@ -9,6 +9,12 @@
  * of exact, so against it we allow (n−1)·(2^-24 + 2^-52)·Σ|x_i|, the extra
  * 2^-53 covering the rounding of Σ|x_i| and of the bound itself.
  *
+ * Hierarchical AllReduce: float32 again, n terms in one fixed order that is
+ * not a single chain (each rack's sum, then the racks' sums round the ring).
+ * The (n−1)·u·Σ|x_i| bound holds for any order of summation (Jeannerod and
+ * Rump, SIAM J. Matrix Anal. Appl. 34(2), 2013), so the ring's bound is its
+ * bound too.
+ *
  * Parameter server: it adds in float64 in rank order, exactly like the
  * reference, and rounds once to float32; so its result is bit for bit
  * Math.fround(reference), within 2^-24·|reference| of it.

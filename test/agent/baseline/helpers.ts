@@ -49,3 +49,29 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected the promise to reject, but it resolved');
 }
+
+/**
+ * What hierarchical AllReduce must compute, bit for bit, written from its
+ * description rather than its code: racks are the ranks sharing a name, each
+ * led by its lowest rank, the leaders in rank order; each rack's tensors are
+ * added in float32 in rank order; then every segment of `segmentElements`
+ * values is put through the ring of the racks' sums (ringOrderSum).
+ */
+export function hierarchicalOrderSum(tensors: readonly Float32Array[], racks: readonly (string | number)[], segmentElements: number): Float32Array {
+  const length = tensors[0]!.length;
+  const members = new Map<string, number[]>();
+  racks.forEach((rack, rank) => members.set(String(rack), [...(members.get(String(rack)) ?? []), rank]));
+  const rackSums = [...members.values()]
+    .sort((a, b) => a[0]! - b[0]!)
+    .map((ranks) => {
+      const sum = tensors[ranks[0]!]!.slice();
+      for (const rank of ranks.slice(1)) for (let i = 0; i < length; i++) sum[i] = Math.fround(sum[i]! + tensors[rank]![i]!);
+      return sum;
+    });
+  const out = new Float32Array(length);
+  for (let start = 0; start < length; start += segmentElements) {
+    const end = Math.min(length, start + segmentElements);
+    out.set(ringOrderSum(rackSums.map((sum) => sum.subarray(start, end))), start);
+  }
+  return out;
+}
