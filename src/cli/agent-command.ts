@@ -5,6 +5,7 @@
  */
 import { atpPsCommand } from '../agent/atp/ps-main.js';
 import { atpWorkerCommand } from '../agent/atp/worker-main.js';
+import { hierarchicalWorkerMain } from '../agent/baseline/hierarchical-worker-main.js';
 import { psMain } from '../agent/baseline/ps-main.js';
 import { ringWorkerMain } from '../agent/baseline/ring-worker-main.js';
 import { CONSOLE_IO, type MainIo } from '../agent/baseline/worker-process.js';
@@ -21,6 +22,8 @@ kinds:
   ring         a ring AllReduce worker over TCP (the baseline)
   ps-server    the parameter server of the PS baseline (TCP)
   ps-worker    a worker of the PS baseline (TCP)
+  hierarchical-worker
+               a hierarchical AllReduce worker over TCP (reduce in the rack, ring among rack leaders, broadcast)
 
 Run "p4ina agent <kind> --help" for the kind's options.
 `;
@@ -35,6 +38,7 @@ export const AGENT_KINDS: Readonly<Record<string, AgentMain>> = {
   ring: (argv, io, signal) => ringWorkerMain(argv, io, signal),
   'ps-server': (argv, io, signal) => psMain(['--role', 'server', ...withoutRole(argv)], io, signal),
   'ps-worker': (argv, io, signal) => psMain(['--role', 'worker', ...withoutRole(argv)], io, signal),
+  'hierarchical-worker': (argv, io, signal) => hierarchicalWorkerMain(argv, io, signal),
 };
 
 /** The kind already fixes the role; a --role given anyway would contradict or repeat it. */
