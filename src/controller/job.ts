@@ -13,8 +13,8 @@
  */
 import { ATP_HEADER_LENGTH, OMNIREDUCE_EXPONENT_LENGTH, OMNIREDUCE_HEADER_LENGTH, RINA_HEADER_LENGTH, SWITCHML_HEADER_LENGTH } from '../wire/index.js';
 
-export type Algorithm = 'switchml' | 'atp' | 'omnireduce' | 'rina' | 'ring' | 'ps';
-export const ALGORITHMS: readonly Algorithm[] = ['switchml', 'atp', 'omnireduce', 'rina', 'ring', 'ps'];
+export type Algorithm = 'switchml' | 'atp' | 'omnireduce' | 'rina' | 'hierarchical' | 'ring' | 'ps';
+export const ALGORITHMS: readonly Algorithm[] = ['switchml', 'atp', 'omnireduce', 'rina', 'hierarchical', 'ring', 'ps'];
 /** What runs when the chosen INA algorithm cannot use any switch. */
 export type Fallback = 'ring' | 'ps';
 export const FALLBACKS: readonly Fallback[] = ['ring', 'ps'];
@@ -115,6 +115,7 @@ const HEADER_BYTES: Record<Algorithm, number> = {
   rina: RINA_HEADER_LENGTH,
   omnireduce: OMNIREDUCE_HEADER_LENGTH + OMNIREDUCE_EXPONENT_LENGTH,
   // The baselines run over TCP; their limit is SwitchML's so the same spec serves both.
+  hierarchical: SWITCHML_HEADER_LENGTH,
   ring: SWITCHML_HEADER_LENGTH,
   ps: SWITCHML_HEADER_LENGTH,
 };

@@ -16,9 +16,9 @@ export type WorkerRole =
   | 'to-host-aggregator'
   /** An autonomous ring member (ring AllReduce, a worker of a non-INA rack in Rina). */
   | 'ring-member'
-  /** Rina: the lowest-ranked worker of an INA rack, which stands for the rack in the ring. */
+  /** Rina, hierarchical: the lowest-ranked worker of a rack (Rina: an INA rack), which stands for the rack in the ring. */
   | 'rack-agent'
-  /** Rina: a worker of an INA rack other than the agent; contributes through its ToR. */
+  /** Rina, hierarchical: a worker of such a rack other than the agent; contributes through its ToR (Rina) or to the agent (hierarchical). */
   | 'rack-member';
 
 /** How much of the job's aggregation happens in switches. */
@@ -61,7 +61,7 @@ export interface WorkerPlan {
 
 export interface RingMember {
   readonly position: number;
-  /** 'rack': an INA rack as one abstracted worker; 'worker': one autonomous worker. */
+  /** 'rack': a rack as one abstracted worker (Rina: an INA rack; hierarchical: every rack); 'worker': one autonomous worker. */
   readonly kind: 'rack' | 'worker';
   /** The worker that talks to the ring: the rack's lowest rank, or the worker itself. */
   readonly agentRank: number;
@@ -80,9 +80,9 @@ export interface RolloutPlan {
   readonly aggregationPoints: readonly AggregationPoint[];
   /** By rank. */
   readonly workers: readonly WorkerPlan[];
-  /** The ring in order, for ring and Rina (and a ring fallback); undefined otherwise. */
+  /** The ring in order, for ring, Rina and hierarchical (and a ring fallback); undefined otherwise. */
   readonly ring: readonly RingMember[] | undefined;
-  /** Members in the ring: workers for plain ring, (INA racks + other workers) for Rina. */
+  /** Members in the ring: workers for plain ring, (INA racks + other workers) for Rina, racks for hierarchical. */
   readonly expectedRingLength: number | undefined;
   /** The host aggregator the plan uses (parameter server, OmniReduce aggregator), if any. */
   readonly parameterServer: PlacedHost | undefined;

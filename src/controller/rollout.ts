@@ -8,6 +8,7 @@
  *   atp         INA racks' ToRs at level 0, an INA switch on every path to the
  *               parameter server at level 1, the parameter server for the rest (rollout-atp.ts)
  *   rina        INA racks as abstracted ring members, other workers individually (rollout-rina.ts)
+ *   hierarchical  every rack reduced on its lowest rank, a ring of those leaders; no switch state (rollout-hierarchical.ts)
  *   omnireduce  host aggregators, no switch state
  *   ring, ps    no switch state
  */
@@ -16,6 +17,7 @@ import { placeJob } from './job-placement.js';
 import { hostAggregatorPlan, ringPlan } from './rollout-common.js';
 import type { RolloutPlan } from './rollout-plan.js';
 import { planAtp, type AtpRolloutOptions } from './rollout-atp.js';
+import { planHierarchical } from './rollout-hierarchical.js';
 import { planRina } from './rollout-rina.js';
 import { planSwitchMl, type AncestorRule } from './rollout-switchml.js';
 import type { Topology } from './topology.js';
@@ -35,6 +37,8 @@ export function planRollout(topology: Topology, job: JobSpec, options: RolloutOp
       return planAtp(placed, options);
     case 'rina':
       return planRina(placed);
+    case 'hierarchical':
+      return planHierarchical(placed);
     case 'omnireduce':
       return hostAggregatorPlan(placed, 'omnireduce', 'omnireduce', ['OmniReduce aggregates on hosts, as in the paper']);
     case 'ps':
