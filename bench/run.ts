@@ -14,10 +14,11 @@ import { pipelineBench } from './pipeline.js';
 import { wireCodecBench } from './wire-codec.js';
 import { switchMlVsRing } from './switchml-vs-ring.js';
 import { testbedBench } from './testbed.js';
+import { mininetFourAlgorithms } from './mininet-four-algorithms.js';
 import { fourAlgorithms } from './four-algorithms.js';
 import { atpMultiJob } from './atp-multi-job.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, testbedBench];
+const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, testbedBench, mininetFourAlgorithms];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

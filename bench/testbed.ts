@@ -11,52 +11,13 @@
  * SwitchML run (2·n·S / 256 B of payload per packet, over its time) show when
  * the switch, not the link, is the limit.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Cell } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
+import { rowIsExact, runTestbed, whyTestbedCannotRun } from './mininet-testbed.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = process.env.P4INA_CLI ?? path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
-const SCRIPT = path.join(ROOT, 'mininet', 'testbed.py');
-const PYTHON = '/usr/bin/python3';
 const WORKERS = 4;
 const VALUES_PER_PACKET = 64;
 const MIB = 1024 * 1024;
-
-interface Row {
-  algorithm: string;
-  timeMs: number | null;
-  retransmissions: number | null;
-  identical: boolean | null;
-  failure: string | null;
-}
-
-function whyNot(): string | undefined {
-  if (process.getuid?.() !== 0) return 'not root: Mininet needs root (sudo node dist/bench/run.js testbed)';
-  const probe = spawnSync(PYTHON, ['-c', 'import mininet.net'], { cwd: os.tmpdir() });
-  if (probe.status !== 0) return `${PYTHON} cannot import mininet (apt-get install mininet)`;
-  return undefined;
-}
-
-function runTestbed(bandwidthMbps: number, tensorBytes: number): Promise<Row[]> {
-  const args = [SCRIPT, '--prefix', 'p4b', '--topo', `single,hosts=${WORKERS}`, '--bw', String(bandwidthMbps), '--tensor', String(tensorBytes), '--pool', '64', '--timeout', '600', '--json'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, args, { cwd: ROOT, env: { ...process.env, P4INA_NODE: process.execPath, P4INA_CLI: CLI }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('error', reject);
-    child.once('close', () => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (!line.startsWith('{')) return reject(new Error(`the testbed printed no results:\n${err.trim().split('\n').slice(-10).join('\n')}`));
-      resolve((JSON.parse(line) as { runs: Row[] }).runs);
-    });
-  });
-}
 
 export const testbedBench: Benchmark = {
   name: 'testbed',
@@ -64,16 +25,16 @@ export const testbedBench: Benchmark = {
   async run({ quick, progress }): Promise<BenchResult> {
     const title = `Mininet testbed: SwitchML vs bound and ring, ${WORKERS} hosts on one p4ina switch`;
     const columns = ['link (Mbit/s)', 'tensor', 'SwitchML (ms)', 'S/B (ms)', 'SwitchML / (S/B)', 'ring (ms)', 'ring bound (ms)', 'ring / bound', 'ring / SwitchML', 'switch frames/s', 'SwitchML resends'];
-    const why = whyNot();
+    const why = whyTestbedCannotRun('testbed');
     if (why) return { title, columns, rows: [], notes: [`skipped: ${why}`] };
     const cases: [number, number][] = quick ? [[10, MIB / 4]] : [[100, 4 * MIB], [10, 2 * MIB], [2, MIB]];
     const rows: Cell[][] = [];
     for (const [mbps, bytes] of cases) {
       progress(`${mbps} Mbit/s links, ${bytes / MIB} MiB per worker`);
-      const runs = await runTestbed(mbps, bytes);
+      const runs = await runTestbed(['--prefix', 'p4b', '--topo', `single,hosts=${WORKERS}`, '--bw', String(mbps), '--tensor', String(bytes), '--pool', '64', '--timeout', '600']);
       const ina = runs.find((r) => r.algorithm === 'switchml');
       const ring = runs.find((r) => r.algorithm === 'ring');
-      for (const r of runs) if (r.failure !== null || r.identical !== true) throw new Error(`${r.algorithm} at ${mbps} Mbit/s did not finish exact: ${r.failure ?? 'results differ'}`);
+      for (const r of runs) if (!rowIsExact(r)) throw new Error(`${r.algorithm} at ${mbps} Mbit/s did not finish exact: ${r.failure ?? 'results differ'}`);
       const bound = (bytes * 8) / (mbps * 1e3);
       const ringBound = ((2 * (WORKERS - 1)) / WORKERS) * bound;
       const packets = (bytes / 4 / VALUES_PER_PACKET) * WORKERS * 2;
