@@ -1,12 +1,12 @@
 /**
- * One emulated atp.p4 switch in this process for the multi-job benchmark,
- * set up the way test/e2e/atp does it (its own code, not imported from
- * test/): launchSwitch (SwitchDevice and its P4Runtime server on 127.0.0.1)
- * with one UDP wire on 127.0.0.1 per host, the real controller (Installer
- * over gRPC) pushing the pipeline, forwarding and each ATP job, and the
- * agents (AtpWorker, AtpParameterServer) on the hosts' wires, configured
- * from the controller's plan (atpAgentConfigs) plus a pool base of our own
- * for a static split.
+ * One emulated atp.p4 switch in this process for the multi-job benchmark:
+ * the loopback fabric (src/fabric, in-process mode: the switch `p4ina
+ * switch` runs, with one UDP wire on 127.0.0.1 per host, its pipeline and
+ * forwarding pushed by the real controller over gRPC), each ATP job
+ * installed by a controller run on it, and the agents (AtpWorker,
+ * AtpParameterServer) on the hosts' wires, configured from the
+ * controller's plan (atpAgentConfigs) plus a pool base of our own for a
+ * static split.
  */
 import { pino } from 'pino';
 import { layoutAtpJob } from '../src/agent/atp/atp-job-layout.js';
@@ -14,25 +14,17 @@ import type { AtpStats } from '../src/agent/atp/atp-stats.js';
 import { AtpWorker } from '../src/agent/atp/atp-worker.js';
 import { AtpParameterServer } from '../src/agent/atp/parameter-server.js';
 import type { AtpPsStats } from '../src/agent/atp/ps-stats.js';
-import { socketAddress, UdpWireTransport } from '../src/agent/transport/index.js';
+import { openAtpWire } from '../src/agent/atp/wire-args.js';
+import { socketAddress } from '../src/agent/transport/index.js';
 import { atpAgentConfigs, defineJob, parseTopology, type JobSpec } from '../src/controller/index.js';
-import { Installer, ProgramCache, type AtpInstalledJob } from '../src/controller/install/index.js';
-import { freeUdpPorts } from '../src/demo/free-ports.js';
+import { ProgramCache, type AtpInstalledJob, type Installer } from '../src/controller/install/index.js';
+import { inaProgram, LoopbackFabric } from '../src/fabric/index.js';
 import { compilePipeline } from '../src/p4c/index.js';
 import { atpSource } from '../src/run/package-paths.js';
-import { launchSwitch, type LaunchedSwitch } from '../src/switch/device/switch-launcher.js';
 
 const QUIET = pino({ level: 'silent' });
 const SWITCH = { name: 's1', ip: '10.0.200.254', mac: '02:00:00:00:c0:fe' };
 const PS_PORT = 0xbf00;
-
-interface HostWire {
-  readonly ip: string;
-  readonly mac: string;
-  /** The agent's socket and the switch port's socket it talks to. */
-  readonly agentSocket: number;
-  readonly switchSocket: number;
-}
 
 export interface AtpBenchJob {
   readonly id: number;
@@ -60,9 +52,8 @@ const hostName = (job: number, rank: number | 'ps'): string => (rank === 'ps' ? 
 
 export class AtpFabric {
   private constructor(
+    private readonly fabric: LoopbackFabric,
     private readonly installer: Installer,
-    private readonly launched: LaunchedSwitch,
-    private readonly wires: ReadonlyMap<string, HostWire>,
     private readonly values: number,
     private readonly window: number,
   ) {}
@@ -74,35 +65,17 @@ export class AtpFabric {
       for (let r = 0; r < options.workers; r++) names.push(hostName(j, r));
       names.push(hostName(j, 'ps'));
     }
-    const sockets = await freeUdpPorts(2 * names.length);
-    const wires = new Map<string, HostWire>();
-    const ports: string[] = [];
-    names.forEach((name, i) => {
-      const n = i + 1;
-      const wire = { ip: `10.0.1.${n}`, mac: `02:00:00:00:01:${n.toString(16).padStart(2, '0')}`, agentSocket: sockets[2 * i]!, switchSocket: sockets[2 * i + 1]! };
-      wires.set(name, wire);
-      ports.push(`${n}@udp:127.0.0.1:${wire.switchSocket}:127.0.0.1:${wire.agentSocket}`);
+    const topology = parseTopology({
+      description: 'p4ina bench: ATP jobs on one switch',
+      hosts: Object.fromEntries(names.map((name, i) => [name, { ip: `10.0.1.${i + 1}/24`, mac: `02:00:00:00:01:${(i + 1).toString(16).padStart(2, '0')}` }])),
+      switches: { [SWITCH.name]: { target: 'emulator', role: 'tor', ip: SWITCH.ip, mac: SWITCH.mac } },
+      links: names.map((name, i) => ({ nodes: [name, `${SWITCH.name}-p${i + 1}`] })),
     });
-    const launched = await launchSwitch({ deviceId: 0, ports, server: { address: '127.0.0.1:0' } });
+    const fabric = await LoopbackFabric.start(topology, { mode: 'in-process', program: () => inaProgram(atpSource()), programs: options.programs, logger: QUIET, rpcTimeoutMs: 60_000 });
     try {
-      const topology = parseTopology({
-        description: 'p4ina bench: ATP jobs on one switch',
-        hosts: Object.fromEntries(names.map((name) => [name, { ip: `${wires.get(name)!.ip}/24`, mac: wires.get(name)!.mac }])),
-        switches: {
-          [SWITCH.name]: { target: 'emulator', grpc: `127.0.0.1:${launched.grpcPort}`, device_id: 0, program: { p4: atpSource() }, ina: true, role: 'tor', ip: SWITCH.ip, mac: SWITCH.mac },
-        },
-        links: names.map((name, i) => ({ nodes: [name, `${SWITCH.name}-p${i + 1}`] })),
-      });
-      const installer = await Installer.connect(topology, { programs: options.programs, logger: QUIET, rpcTimeoutMs: 60_000 });
-      try {
-        await installer.installForwarding();
-      } catch (err) {
-        await installer.close();
-        throw err;
-      }
-      return new AtpFabric(installer, launched, wires, options.values, options.window);
+      return new AtpFabric(fabric, await fabric.controller(), options.values, options.window);
     } catch (err) {
-      await launched.stop();
+      await fabric.close();
       throw err;
     }
   }
@@ -120,12 +93,6 @@ export class AtpFabric {
     });
   }
 
-  private wire(host: string): HostWire {
-    const w = this.wires.get(host);
-    if (!w) throw new Error(`no host ${host} in the fabric`);
-    return w;
-  }
-
   /** Installs every job, then starts all their calls at once; settles when every job is done and its agents closed. */
   async runJobs(jobs: readonly AtpBenchJob[]): Promise<AtpJobOutcome[]> {
     const prepared: { server: AtpParameterServer; agents: AtpWorker[]; job: AtpBenchJob }[] = [];
@@ -134,15 +101,8 @@ export class AtpFabric {
         const spec = this.spec(job);
         const installed = (await this.installer.setupJob(spec)) as AtpInstalledJob;
         const { workers, ps } = atpAgentConfigs(spec, installed.plan!);
-        const psWire = this.wire(ps.host);
-        const psTransport = await UdpWireTransport.open({
-          localAddress: '127.0.0.1',
-          localPort: psWire.agentSocket,
-          peerAddress: '127.0.0.1',
-          peerPort: psWire.switchSocket,
-          host: { mac: psWire.mac, ip: ps.listenAddress, udpPort: ps.listenPort },
-          remote: { mac: SWITCH.mac, ip: ps.listenAddress, udpPort: ps.listenPort },
-        });
+        const own = { address: ps.listenAddress, port: ps.listenPort };
+        const psTransport = await openAtpWire(this.fabric.agentWire(ps.host), own, own);
         const layout = layoutAtpJob(ps.racks.map((r) => ({ aggregating: r.aggregating, workers: r.workers.map((w) => socketAddress(w.address, w.port, 'ATP bench')) })));
         const server = new AtpParameterServer({
           transport: psTransport,
@@ -152,15 +112,7 @@ export class AtpFabric {
         const entry = { server, agents: [] as AtpWorker[], job };
         prepared.push(entry);
         for (const w of workers) {
-          const wire = this.wire(w.host);
-          const transport = await UdpWireTransport.open({
-            localAddress: '127.0.0.1',
-            localPort: wire.agentSocket,
-            peerAddress: '127.0.0.1',
-            peerPort: wire.switchSocket,
-            host: { mac: wire.mac, ip: w.localAddress, udpPort: w.localPort },
-            remote: { mac: SWITCH.mac, ip: w.psAddress, udpPort: w.psPort },
-          });
+          const transport = await openAtpWire(this.fabric.agentWire(w.host), { address: w.localAddress, port: w.localPort }, { address: w.psAddress, port: w.psPort });
           entry.agents.push(new AtpWorker({ ...w, poolBase: job.poolBase, transport, closeTransport: true }));
         }
       }
@@ -178,8 +130,8 @@ export class AtpFabric {
     }
   }
 
-  async close(): Promise<void> {
-    await this.installer.close().catch(() => undefined);
-    await this.launched.stop();
+  /** The controller run and the switch. */
+  close(): Promise<void> {
+    return this.fabric.close();
   }
 }

@@ -1,19 +1,17 @@
 /**
- * A fabric of real switches in this process for the ATP end-to-end tests:
- * each switch is what `p4ina switch` runs (launchSwitch: SwitchDevice and its
- * P4Runtime server on 127.0.0.1), its ports UDP wires on 127.0.0.1, one per
- * host and one per switch-to-switch link (each end's socket the other's
- * peer). The switches start empty; the real controller (Installer over gRPC)
- * pushes the pipelines, installs forwarding and then the jobs. `topology`
- * is what the controller reads.
+ * The ATP end-to-end tests' fabrics, described switch by switch (FabricSpec)
+ * and run by the loopback fabric (src/fabric) in this process: each switch
+ * what `p4ina switch` runs, its ports UDP wires on 127.0.0.1 (one per host,
+ * one per switch-to-switch link), pushed its program and forwarding by the
+ * real controller over gRPC. Jobs go through `fabric.controller()`.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { parseTopology, type Topology } from '../../../../src/controller/index.js';
-import { Installer, ProgramCache } from '../../../../src/controller/install/index.js';
+import { parseTopology } from '../../../../src/controller/index.js';
+import { ProgramCache } from '../../../../src/controller/install/index.js';
+import { LoopbackFabric } from '../../../../src/fabric/index.js';
 import { compilePipeline } from '../../../../src/p4c/index.js';
-import { launchSwitch, type LaunchedSwitch } from '../../../../src/switch/device/switch-launcher.js';
 import { testUdpPorts } from '../../../helpers/test-ports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
@@ -46,92 +44,32 @@ export interface FabricSpec {
   readonly links: readonly (readonly [readonly [string, number], readonly [string, number]])[];
 }
 
-export interface HostWire {
-  readonly host: string;
-  readonly ip: string;
-  readonly mac: string;
-  /** The agent's socket and the switch port's socket it talks to. */
-  readonly agentSocket: number;
-  readonly switchSocket: number;
-  /** The MAC of the host's ToR: its gateway. */
-  readonly gatewayMac: string;
-}
-
 const switchAddress = (i: number) => ({ ip: `10.0.${200 + i}.254`, mac: `02:00:00:00:${(0xc0 + i).toString(16)}:fe` });
 
-export class Fabric {
-  private readonly installers: Installer[] = [];
-
-  private constructor(
-    readonly topology: Topology,
-    readonly wires: ReadonlyMap<string, HostWire>,
-    private readonly launched: readonly LaunchedSwitch[],
-  ) {}
-
-  static async start(spec: FabricSpec): Promise<Fabric> {
-    const sockets = await testUdpPorts(2 * (spec.hosts.length + spec.links.length));
-    const take = (): number => sockets.shift()!;
-    const ports = new Map<string, string[]>(spec.switches.map((s) => [s.name, []]));
-    const rackIndex = new Map(spec.switches.filter((s) => s.role === 'tor').map((s, i) => [s.name, i + 1]));
-    const wires = new Map<string, HostWire>();
-    const hostJson: Record<string, unknown> = {};
-    const links: { nodes: string[] }[] = [];
-    spec.hosts.forEach((h) => {
-      const rack = rackIndex.get(h.switch)!;
-      const n = spec.hosts.filter((o) => o.switch === h.switch).indexOf(h) + 1;
-      const ip = `10.0.${rack}.${n}`;
-      const mac = `02:00:00:00:0${rack}:0${n}`;
-      const agentSocket = take();
-      const switchSocket = take();
-      ports.get(h.switch)!.push(`${h.port}@udp:127.0.0.1:${switchSocket}:127.0.0.1:${agentSocket}`);
-      wires.set(h.name, { host: h.name, ip, mac, agentSocket, switchSocket, gatewayMac: switchAddress(spec.switches.findIndex((s) => s.name === h.switch)).mac });
-      hostJson[h.name] = { ip: `${ip}/24`, mac };
-      links.push({ nodes: [h.name, `${h.switch}-p${h.port}`] });
-    });
-    for (const [[a, pa], [b, pb]] of spec.links) {
-      const sa = take();
-      const sb = take();
-      ports.get(a)!.push(`${pa}@udp:127.0.0.1:${sa}:127.0.0.1:${sb}`);
-      ports.get(b)!.push(`${pb}@udp:127.0.0.1:${sb}:127.0.0.1:${sa}`);
-      links.push({ nodes: [`${a}-p${pa}`, `${b}-p${pb}`] });
-    }
-    const launched: LaunchedSwitch[] = [];
-    try {
-      for (const [i, s] of spec.switches.entries()) launched.push(await launchSwitch({ deviceId: i, ports: ports.get(s.name)!, server: { address: '127.0.0.1:0' } }));
-    } catch (err) {
-      await Promise.allSettled(launched.map((l) => l.stop()));
-      throw err;
-    }
-    const topology = parseTopology({
-      description: 'p4ina ATP end-to-end tests',
-      hosts: hostJson,
-      switches: Object.fromEntries(
-        spec.switches.map((s, i) => [
-          s.name,
-          { target: 'emulator', grpc: `127.0.0.1:${launched[i]!.grpcPort}`, device_id: i, program: { p4: P4[s.program] }, ina: s.ina, role: s.role, ...switchAddress(i) },
-        ]),
-      ),
-      links,
-    });
-    return new Fabric(topology, wires, launched);
-  }
-
-  /** A controller run: connects to every switch, pushing pipelines, and installs forwarding. */
-  async controller(): Promise<Installer> {
-    const installer = await Installer.connect(this.topology, { programs, logger: QUIET, rpcTimeoutMs: 30_000 });
-    this.installers.push(installer);
-    await installer.installForwarding();
-    return installer;
-  }
-
-  wire(host: string): HostWire {
-    const w = this.wires.get(host);
-    if (!w) throw new Error(`no host ${host} in the fabric`);
-    return w;
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled(this.installers.splice(0).map((i) => i.close()));
-    await Promise.allSettled(this.launched.map((l) => l.stop()));
-  }
+/** The spec as a topology document: host n of rack r is 10.0.r.n/24, switch i 10.0.(200+i).254. */
+function specTopology(spec: FabricSpec): Record<string, unknown> {
+  const rackIndex = new Map(spec.switches.filter((s) => s.role === 'tor').map((s, i) => [s.name, i + 1]));
+  const hosts = spec.hosts.map((h) => {
+    const rack = rackIndex.get(h.switch)!;
+    const n = spec.hosts.filter((o) => o.switch === h.switch).indexOf(h) + 1;
+    return [h.name, { ip: `10.0.${rack}.${n}/24`, mac: `02:00:00:00:0${rack}:0${n}` }] as const;
+  });
+  return {
+    description: 'p4ina ATP end-to-end tests',
+    hosts: Object.fromEntries(hosts),
+    switches: Object.fromEntries(spec.switches.map((s, i) => [s.name, { target: 'emulator', program: { p4: P4[s.program] }, ina: s.ina, role: s.role, ...switchAddress(i) }])),
+    links: [
+      ...spec.hosts.map((h) => ({ nodes: [h.name, `${h.switch}-p${h.port}`] })),
+      ...spec.links.map(([[a, pa], [b, pb]]) => ({ nodes: [`${a}-p${pa}`, `${b}-p${pb}`] })),
+    ],
+  };
 }
+
+export type Fabric = LoopbackFabric;
+
+export const Fabric = {
+  /** The spec's switches in this process, programmed, forwarding installed. */
+  start(spec: FabricSpec): Promise<LoopbackFabric> {
+    return LoopbackFabric.start(parseTopology(specTopology(spec)), { mode: 'in-process', programs, udpPorts: testUdpPorts, logger: QUIET });
+  },
+};
