@@ -161,3 +161,30 @@ export function decodeRina(buf: Buffer, offset = 0, end = buf.length): Decoded<R
     byteLength,
   };
 }
+
+/**
+ * The 32-bit `chunk` field carries the pass's epoch in its top byte and the
+ * chunk within the segment below it (docs/wire.md §7): a ToR orders the
+ * rounds of a slot copy by epoch first, so that a late packet of an earlier
+ * pass is not taken for a new round.
+ */
+export const RINA_MAX_CHUNK_INDEX = 0xff_ffff;
+
+/** The `chunk` field of chunk `index` (0..2^24 − 1) in the pass of `epoch` (mod 256). */
+export function rinaChunkField(epoch: number, index: number): number {
+  requireRange(index, 0, RINA_MAX_CHUNK_INDEX, 'chunk index');
+  return ((epoch & 0xff) * 0x100_0000 + index) >>> 0;
+}
+
+/** The epoch in a `chunk` field. */
+export function rinaChunkEpoch(chunk: number): number {
+  return chunk >>> 24;
+}
+
+/** The chunk within the segment in a `chunk` field. */
+export function rinaChunkIndex(chunk: number): number {
+  return chunk & RINA_MAX_CHUNK_INDEX;
+}
+
+/** The exponent −128 marks the exponent pass: the values are exponents, and a ToR keeps their maximum. */
+export const RINA_EXPONENT_PASS = -128;

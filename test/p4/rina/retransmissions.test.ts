@@ -1,0 +1,134 @@
+// rina_tor.p4: what retransmitted, late and early packets do (docs/rina.md,
+// "What a scatter-reduce packet does"): nothing is added twice, a complete
+// round answers from its slot copy (to the rack worker, or to the next
+// member and the agent, or by passing the predecessor's data on to the
+// agent), late packets of earlier rounds are dropped, the predecessor's data
+// waits until the rack is done with the copy, and a round nobody will finish
+// is taken over.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RinaMessageType, RinaPhase } from '../../../src/wire/index.js';
+import { grew, RinaRig } from './support/rina-rig.js';
+import { AGENT, NEXT, PRED, contribution, decodeRinaFrame, int32Sum, rinaFrame, worker, type RinaFrameSpec } from './support/rina-network.js';
+import { DEFINES, N, RING, contrib, emitted, ports, predData } from './support/ring-job.js';
+
+let rig: RinaRig;
+beforeAll(async () => {
+  rig = await RinaRig.start(DEFINES);
+  await rig.addJob(RING);
+});
+afterAll(async () => rig.close());
+
+function send(spec: RinaFrameSpec) {
+  return rig.send(spec.from.switchPort, rinaFrame(spec));
+}
+
+let drops: Awaited<ReturnType<RinaRig['drops']>>;
+let outcomes: Awaited<ReturnType<RinaRig['outcomes']>>;
+beforeEach(async () => {
+  drops = await rig.drops();
+  outcomes = await rig.outcomes();
+});
+const dropsSince = async () => grew(drops, await rig.drops());
+const outcomesSince = async () => grew(outcomes, await rig.outcomes());
+
+describe('while a round fills', () => {
+  it('a contribution or predecessor data sent twice is dropped, and the sum has it once', async () => {
+    send(contrib(0, 1, 0));
+    expect(send(contrib(0, 1, 0, { values: contribution(5, 1, N) }))).toEqual([]);
+    send(predData(0, 0));
+    expect(send(predData(0, 0))).toEqual([]);
+    send(contrib(1, 1, 0));
+    const out = emitted(send(contrib(2, 1, 0)));
+    expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 100, N)), contribution(9, 0, N)]));
+    expect(await dropsSince()).toEqual({ DUPLICATE: 2 });
+  });
+});
+
+describe('once a round is complete', () => {
+  beforeAll(() => {
+    for (const w of [0, 1, 2]) send(contrib(w, 1, 1));
+    send(predData(0, 1));
+  });
+  const sum = () => int32Sum([...[0, 1, 2].map((w) => contribution(w, 101, N)), contribution(9, 1, N)]);
+
+  it('a rack worker\'s retransmission gets the stored result back, to it alone', async () => {
+    // Other values in the retransmission: what comes back is the stored sum, never re-added.
+    const out = emitted(send(contrib(1, 1, 1, { values: contribution(6, 0, N) })));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ port: 2, dstMac: worker(1).mac, dstIp: worker(1).ip, dstPort: worker(1).udpPort, srcIp: AGENT.ip, srcPort: AGENT.udpPort, values: sum() });
+    expect(out[0]!.rina).toMatchObject({ messageType: RinaMessageType.RING_DATA, phase: RinaPhase.SCATTER_REDUCE, step: 1, senderRank: 1 });
+    expect(await outcomesSince()).toEqual({ ANSWERED: 1 });
+  });
+
+  it('the agent\'s retransmission sends the stored result again to the next member and to the agent only', async () => {
+    const out = emitted(send(contrib(0, 1, 1)));
+    expect(ports(out)).toEqual([AGENT.switchPort, NEXT.switchPort]);
+    for (const o of out) expect(o.values).toEqual(sum());
+    expect(out.find((o) => o.port === NEXT.switchPort)).toMatchObject({ dstIp: NEXT.ip, dstPort: NEXT.udpPort });
+    expect(await outcomesSince()).toEqual({ REEMITTED: 1 });
+  });
+
+  it('the predecessor\'s retransmission goes on to the agent as it came, so that the agent acknowledges it', async () => {
+    const frame = rinaFrame(predData(0, 1));
+    const out = rig.send(PRED.switchPort, frame);
+    expect(out.map((o) => o.port)).toEqual([AGENT.switchPort]);
+    const d = decodeRinaFrame(out[0]!.frame);
+    expect(d.rina).toMatchObject({ messageType: RinaMessageType.RING_DATA, step: 0, senderRank: 0 });
+    expect([d.frame.ipv4.srcIp, d.frame.ipv4.dstIp, d.values]).toEqual([PRED.ip, AGENT.ip, contribution(9, 1, N)]);
+    expect(await outcomesSince()).toEqual({ TO_AGENT: 1 });
+  });
+});
+
+describe('copies in order', () => {
+  // Slot 4: round y = (step 0, chunk 4) in set 0; z = (step 0, chunk 20) in set 1; x = (step 1, chunk 4) in set 0 again.
+  const y = (w: number) => contrib(w, 0, 4, { chunk: 4, set: 0 });
+  const z = (w: number) => contrib(w, 0, 4, { chunk: 20, set: 1 });
+  const x = (w: number) => contrib(w, 1, 4, { chunk: 4, set: 0 });
+  const xPred = () => predData(0, 4, { chunk: 4, set: 0 });
+
+  it('the predecessor\'s data is early while a rack worker may still need the copy\'s result, and taken once the rack has moved on', async () => {
+    for (const w of [0, 1, 2]) send(y(w));
+    expect(send(xPred())).toEqual([]);
+    send(z(0));
+    send(z(1));
+    expect(send(xPred())).toEqual([]);
+    expect(await dropsSince()).toEqual({ EARLY: 2 });
+    // Every rack worker sent z, so each has y's result: the copy is free.
+    send(z(2));
+    expect(send(xPred())).toEqual([]);
+    send(x(0));
+    send(x(1));
+    const out = emitted(send(x(2)));
+    expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 104, N)), contribution(9, 4, N)]));
+  });
+
+  it('a late contribution of an earlier round is dropped as stale; late predecessor data goes on to the agent', async () => {
+    expect(send(y(1))).toEqual([]);
+    expect(await dropsSince()).toEqual({ STALE: 1 });
+    // The previous epoch's data for the same copy: consumed long ago.
+    const out = send(predData(0, 4, { chunk: 4, set: 0, epoch: 0 }));
+    expect(out.map((o) => o.port)).toEqual([AGENT.switchPort]);
+    expect(await outcomesSince()).toEqual({ TO_AGENT: 1 });
+  });
+
+  it('a late packet of the previous epoch is stale too, although its round and chunk are larger', async () => {
+    expect(send(contrib(2, 2, 4, { chunk: 36, set: 0, epoch: 0 }))).toEqual([]);
+    expect(await dropsSince()).toEqual({ STALE: 1 });
+  });
+});
+
+describe('a round nobody will finish', () => {
+  it('is taken over by a rack worker\'s newer round; the predecessor\'s newer data does not take it over', async () => {
+    // A stray: worker 2's contribution to a round the others never send.
+    send(contrib(2, 0, 6, { chunk: 6 }));
+    expect(send(predData(0, 6, { chunk: 22 }))).toEqual([]);
+    expect(await dropsSince()).toEqual({ EARLY: 1 });
+    send(contrib(0, 1, 6, { chunk: 22 }));
+    // The stray and the round that took its copy over.
+    expect(await outcomesSince()).toEqual({ AGGREGATED: 2, TAKEOVER: 1 });
+    send(contrib(1, 1, 6, { chunk: 22 }));
+    send(contrib(2, 1, 6, { chunk: 22 }));
+    const out = emitted(send(predData(0, 6, { chunk: 22 })));
+    expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 122, N)), contribution(9, 22, N)]));
+  });
+});
