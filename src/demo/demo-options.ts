@@ -27,6 +27,8 @@ export interface DemoOptions {
   readonly keepGoing: boolean;
   /** Longest wait for one algorithm's workers, in ms. */
   readonly runTimeoutMs: number;
+  /** Hierarchical AllReduce's rack of each rank (worker h(r+1)); undefined: pairs of hosts (see demoRacks). */
+  readonly racks?: readonly string[];
 }
 
 export const DEFAULT_DEMO_OPTIONS: DemoOptions = {
@@ -49,7 +51,9 @@ SwitchML job), then runs N worker processes that AllReduce seeded random tensors
 through the switch, then the ring AllReduce baseline over TCP on the same tensors,
 and prints a table of both. --algorithm chooses what runs: atp runs p4/atp.p4 on
 its own switch with a parameter server (PS) on one more port; ps is the
-parameter-server baseline over TCP.
+parameter-server baseline over TCP; hierarchical is hierarchical AllReduce over TCP
+(reduce in each rack, ring among the racks' leaders, broadcast), with racks of
+processes on this one machine (--racks; by default pairs of hosts).
 
 options:
   --algorithm LIST   comma-separated, run in this order: ${DEMO_ALGORITHMS.join(', ')}
@@ -61,6 +65,8 @@ options:
   --seed S           seed of the tensors and of the loss (default 1)
   --pool P           each worker's window: the SwitchML job's slots, the ATP job's window
                      positions (1..${MAX_POOL_SLOTS}, with atp 1..${ATP_MAX_WINDOW}; default ${DEFAULT_DEMO_OPTIONS.poolSize})
+  --racks LIST       with hierarchical: every worker's rack, in rank order, e.g. 0,0,0,1,1
+                     (default pairs: h1 h2 | h3 h4 | …); each rack's first worker is its leader
   --timeout SEC      longest wait for one algorithm's run (default ${DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000})
   --keep-going       run the remaining algorithms when one failed, and report them all
   --json             print one JSON document instead of the table
@@ -77,6 +83,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   pool: { type: 'string' },
   timeout: { type: 'string' },
+  racks: { type: 'string' },
   'keep-going': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -133,6 +140,21 @@ export function parseAlgorithms(raw: string | undefined): readonly DemoAlgorithm
   return names as DemoAlgorithm[];
 }
 
+/** The racks hierarchical AllReduce runs with: `options.racks`, or pairs of hosts (rank r in rack ⌊r/2⌋). */
+export function demoRacks(options: Pick<DemoOptions, 'workers' | 'racks'>): readonly string[] {
+  return options.racks ?? Array.from({ length: options.workers }, (_, rank) => String(Math.floor(rank / 2)));
+}
+
+function racks(raw: string | undefined, workers: number, algorithms: readonly DemoAlgorithm[]): readonly string[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!algorithms.includes('hierarchical')) throw bad('--racks applies to hierarchical AllReduce only; add hierarchical to --algorithm or leave --racks out');
+  const names = raw.split(',').map((name) => name.trim());
+  const empty = names.indexOf('');
+  if (empty >= 0) throw bad(`--racks entry ${empty} is empty; give every worker's rack, e.g. 0,0,1,1`);
+  if (names.length !== workers) throw bad(`--racks lists ${names.length} rack(s) but there are ${workers} workers; give one per worker, in rank order`);
+  return names;
+}
+
 /** Parses argv after "demo"; undefined means --help. Throws DEMO_BAD_OPTION. */
 export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined {
   let values: Record<string, string | boolean | undefined>;
@@ -151,6 +173,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
   const poolSize = integer(text('pool'), 'pool', 1, MAX_POOL_SLOTS, DEFAULT_DEMO_OPTIONS.poolSize);
   // ATP's sequence numbers are 16 bits and its PS tells sequences apart within 2W of each other.
   if (algorithms.includes('atp') && poolSize > ATP_MAX_WINDOW) throw bad(`--pool must be at most ${ATP_MAX_WINDOW} with atp (its window positions), got ${poolSize}`);
+  const rackList = racks(text('racks'), workers, algorithms);
   return {
     algorithms,
     workers,
@@ -161,5 +184,6 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
     runTimeoutMs: integer(text('timeout'), 'timeout', 1, 86_400, DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000) * 1000,
     json: values.json === true,
     keepGoing: values['keep-going'] === true,
+    ...(rackList ? { racks: rackList } : {}),
   };
 }

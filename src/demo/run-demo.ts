@@ -2,8 +2,8 @@
  * The demo's orchestration (design §3, loopback mode): each algorithm of
  * `--algorithm` in turn, on the same seeded tensors, one row each —
  * SwitchML (switchml-run.ts) and ATP (atp-run.ts) each through their own
- * emulated switch, programmed over P4Runtime by the controller; the ring and
- * parameter-server baselines over TCP (baseline-runs.ts).
+ * emulated switch, programmed over P4Runtime by the controller; the ring,
+ * hierarchical and parameter-server baselines over TCP (baseline-runs.ts).
  *
  * Everything it starts — child processes, relay sockets, the controller's
  * gRPC channel, the temp directories — is released in `finally`, whether the
@@ -13,16 +13,17 @@
  * soon as the switch is programmed, and one left by a demo killed earlier is
  * removed by the next run (temp-dir.ts).
  */
+import { HierarchicalLayout } from '../agent/baseline/hierarchical-layout.js';
 import { P4inaError } from '../errors/p4ina-error.js';
 import { failedRun, type DemoAlgorithm, type DemoRow } from '../report/demo-results.js';
 import { builtCliEntry } from '../run/package-paths.js';
 import { runAtp } from './atp-run.js';
 import type { AtpServerSummary } from './atp-server-report.js';
-import { runParameterServer, runRing } from './baseline-runs.js';
+import { runHierarchical, runParameterServer, runRing } from './baseline-runs.js';
 import { ChildGroup } from './child-group.js';
 import { DEMO_ERROR_CODES } from './demo-error.js';
 import { demoHosts } from './demo-network.js';
-import type { DemoOptions } from './demo-options.js';
+import { demoRacks, type DemoOptions } from './demo-options.js';
 import { interrupted, type DemoHooks, type DemoRunContext } from './demo-run-context.js';
 import type { LossyRelay } from './lossy-relay.js';
 import { SILENT_PROGRESS } from './progress.js';
@@ -37,6 +38,8 @@ export interface DemoOutcome {
   readonly framesLost: number;
   /** With atp: where its result packets were aggregated, from its parameter server. */
   readonly atp?: AtpServerSummary;
+  /** With hierarchical: its racks' hosts, in ring order, each rack's leader first. */
+  readonly hierarchical?: { readonly racks: readonly (readonly string[])[] };
 }
 
 export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Promise<DemoOutcome> {
@@ -54,6 +57,7 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
   };
   const rows: DemoRow[] = [];
   let atp: AtpServerSummary | undefined;
+  let hierarchical: DemoOutcome['hierarchical'];
   const runOne = async (algorithm: DemoAlgorithm): Promise<DemoRow> => {
     switch (algorithm) {
       case 'switchml':
@@ -65,6 +69,9 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
       }
       case 'ps':
         return runParameterServer(ctx);
+      case 'hierarchical':
+        hierarchical = { racks: new HierarchicalLayout(demoRacks(options)).racks.map((rack) => rack.ranks.map((rank) => ctx.hosts[rank]!.name)) };
+        return runHierarchical(ctx);
       case 'ring':
         return runRing(ctx);
     }
@@ -79,7 +86,7 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
         rows.push(failedRun(algorithm, options.workers, options.tensorBytes, err.message));
       }
     }
-    return { rows, framesLost: relays.reduce((sum, r) => sum + r.counters.lost, 0), ...(atp ? { atp } : {}) };
+    return { rows, framesLost: relays.reduce((sum, r) => sum + r.counters.lost, 0), ...(atp ? { atp } : {}), ...(hierarchical ? { hierarchical } : {}) };
   } finally {
     ctx.progress.update('cleaning up');
     ctx.progress.done();

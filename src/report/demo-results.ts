@@ -5,7 +5,7 @@
  * algorithm. A report that lacks a field is a failed worker, not a crash.
  */
 /** What `p4ina demo --algorithm` takes, in its order of the list: the INA algorithms through a switch, then the baselines over TCP. */
-export const DEMO_ALGORITHMS = ['switchml', 'atp', 'ps', 'ring'] as const;
+export const DEMO_ALGORITHMS = ['switchml', 'atp', 'ps', 'hierarchical', 'ring'] as const;
 export type DemoAlgorithm = (typeof DEMO_ALGORITHMS)[number];
 
 export interface WorkerOutcome {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_DEMO_OPTIONS, parseDemoArgs, parseTensorSize } from '../../src/demo/demo-options.js';
+import { DEFAULT_DEMO_OPTIONS, demoRacks, parseDemoArgs, parseTensorSize } from '../../src/demo/demo-options.js';
 import { DemoError } from '../../src/demo/demo-error.js';
 
 function codeOf(f: () => unknown): string | undefined {
@@ -63,6 +63,9 @@ describe('parseDemoArgs', () => {
     [['--algorithm']],
     [['--algorithm', 'atp', '--workers', '32']],
     [['--algorithm', 'atp', '--pool', '4097']],
+    [['--racks', '0,0,1,1']],
+    [['--algorithm', 'hierarchical', '--racks', '0,0,1']],
+    [['--algorithm', 'hierarchical', '--racks', '0,,1,1']],
   ])('%j is DEMO_BAD_OPTION', (argv) => {
     expect(codeOf(() => parseDemoArgs(argv))).toBe('DEMO_BAD_OPTION');
   });
@@ -105,5 +108,26 @@ describe('parseTensorSize', () => {
     expect(() => parseTensorSize('2GiB')).toThrow(/4 to 1GiB/);
     expect(() => parseTensorSize('0')).toThrow(/4 to 1GiB/);
     expect(() => parseTensorSize('1.1')).toThrow(/whole number/);
+  });
+});
+
+describe('--racks, for hierarchical AllReduce', () => {
+  test('default: pairs of hosts, the last rack a single host when the count is odd', () => {
+    const options = parseDemoArgs(['--algorithm', 'hierarchical,ring', '--workers', '5']);
+    expect(options?.algorithms).toEqual(['hierarchical', 'ring']);
+    expect(options?.racks).toBeUndefined();
+    expect(demoRacks(options!)).toEqual(['0', '0', '1', '1', '2']);
+  });
+
+  test('a list gives each worker its rack, in rank order', () => {
+    const options = parseDemoArgs(['--algorithm', 'hierarchical', '--workers', '4', '--racks', ' a,b, a,b']);
+    expect(options?.racks).toEqual(['a', 'b', 'a', 'b']);
+    expect(demoRacks(options!)).toEqual(['a', 'b', 'a', 'b']);
+  });
+
+  test('the errors say what is wrong', () => {
+    expect(() => parseDemoArgs(['--algorithm', 'ring', '--racks', '0,0,1,1'])).toThrow(/--racks applies to hierarchical AllReduce only/);
+    expect(() => parseDemoArgs(['--algorithm', 'hierarchical', '--racks', '0,0'])).toThrow(/--racks lists 2 rack\(s\) but there are 4 workers/);
+    expect(() => parseDemoArgs(['--algorithm', 'hierarchical', '--racks', '0,0,,1'])).toThrow(/--racks entry 2 is empty/);
   });
 });

@@ -65,9 +65,25 @@ describe('the demo’s table and JSON', () => {
     const atp = parseAtpServerReport(psReport(STATS));
     const options = { ...DEFAULT_DEMO_OPTIONS, workers: 2, tensorBytes: 65536 };
     const doc = JSON.parse(formatDemoJson(options, { rows, framesLost: 3, atp })) as Record<string, unknown>;
-    expect(Object.keys(doc)).toEqual(['workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'atp']);
+    expect(Object.keys(doc)).toEqual(['workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'atp', 'hierarchical']);
     expect(doc).toMatchObject({ workers: 2, framesLost: 3, atp: { sequences: 256, bySwitch: 240, switchShare: 240 / 256 } });
     expect((doc.runs as { algorithm: string }[]).map((r) => r.algorithm)).toEqual(['atp', 'ring']);
-    expect(JSON.parse(formatDemoJson(options, { rows, framesLost: 0 }))).toMatchObject({ atp: null });
+    expect(JSON.parse(formatDemoJson(options, { rows, framesLost: 0 }))).toMatchObject({ atp: null, hierarchical: null });
+  });
+
+  test('hierarchical: a line under the table names its racks and says they are only groups of processes; the JSON has them', () => {
+    const hierarchicalRows = [summariseRun('hierarchical', 65536, [outcome(0, 12), outcome(1, 13), outcome(2, 11)]), rows[1]!];
+    const racks = [['h1', 'h2'], ['h3']];
+    const table = formatDemoTable({ rows: hierarchicalRows, framesLost: 0, hierarchical: { racks } });
+    expect(table).toBe(
+      `${formatResultsTable(hierarchicalRows)}\nhierarchical: racks h1 h2 | h3, each led by its first host; ` +
+        'all on this machine over loopback TCP, so a rack only groups processes: links inside and between racks are alike\n',
+    );
+    expect(table.split('\n')[2]).toMatch(/^hierarchical +3 +64 KiB +13\.0 /);
+    const withAtp = formatDemoTable({ rows: [rows[0]!, ...hierarchicalRows], framesLost: 0, atp: parseAtpServerReport(psReport(STATS)), hierarchical: { racks } });
+    expect(withAtp.trimEnd().split('\n').slice(-2)[0]).toMatch(/^atp: 256 result packets/);
+    expect(withAtp.trimEnd().split('\n').at(-1)).toMatch(/^hierarchical: racks h1 h2 \| h3,/);
+    const doc = JSON.parse(formatDemoJson({ ...DEFAULT_DEMO_OPTIONS, workers: 3 }, { rows: hierarchicalRows, framesLost: 0, hierarchical: { racks } })) as Record<string, unknown>;
+    expect(doc.hierarchical).toEqual({ racks });
   });
 });
