@@ -44,17 +44,16 @@ export class HierarchicalLayout {
     return this.racks.map((rack) => rack.ranks[0]!);
   }
 
-  /** The ring position of `rank`'s rack. */
+  /** The rack `rank` is in. */
   rackOf(rank: number): HierarchicalRack {
-    const index = this.rackIndex[rank];
-    if (index === undefined) throw new RangeError(`rank must be in 0..${this.worldSize - 1}, got ${rank}`);
-    return this.racks[index]!;
+    return this.racks[this.ringPosition(rank)]!;
   }
 
-  /** `rank`'s position in the leaders' ring (its rack's). */
+  /** The position of `rank`'s rack in the leaders' ring. Throws RangeError for a rank outside the job. */
   ringPosition(rank: number): number {
-    this.rackOf(rank);
-    return this.rackIndex[rank]!;
+    const index = this.rackIndex[rank];
+    if (index === undefined) throw new RangeError(`rank must be in 0..${this.worldSize - 1}, got ${rank}`);
+    return index;
   }
 
   leaderOf(rank: number): number {
