@@ -33,6 +33,10 @@ export const commands: Record<string, Command> = {
     summary: 'program the switches of a topology file: pipelines, forwarding, jobs (apply, teardown)',
     load: () => import('./controller-command.js'),
   },
+  rollout: {
+    summary: 'one job at every stage of an incremental INA rollout, every algorithm, exactness checked; a table and an SVG plot',
+    load: () => import('./rollout-command.js'),
+  },
   testbed: {
     summary: 'a Mininet testbed in one command (root): switches, controller, one agent per host, a table',
     load: () => import('./testbed-command.js'),

@@ -1,0 +1,93 @@
+/**
+ * The sweep on loopback, as a normal user: the topology shorthand as a
+ * LoopbackFabric of `p4ina switch` processes on UDP wires, with one
+ * parameter-server host in a rack of its own (as the Mininet testbed has
+ * it). For each run the stage's ToRs get the algorithm's INA program and
+ * every other switch forward.p4 (only switches whose program changes are
+ * pushed), then the algorithm runs through the fabric.
+ */
+import { ChildGroup } from '../demo/child-group.js';
+import { inaProgram, LoopbackFabric, legacyProgram, shorthandTopology, type FabricProgram } from '../fabric/index.js';
+import { atpSource, builtCliEntry } from '../run/package-paths.js';
+import type { RolloutAlgorithm, RunOutcome } from './rollout-cells.js';
+import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
+import type { RolloutOptions } from './rollout-options.js';
+import { runAtpOnFabric, type FabricRun } from './fabric-atp-run.js';
+import type { RolloutNetwork, RolloutRunRequest } from './run-rollout.js';
+
+const PS_HOSTS = 1;
+
+/** The P4 program an algorithm's INA ToRs run; undefined for host-only algorithms. */
+function inaSourceOf(algorithm: RolloutAlgorithm): string | undefined {
+  return algorithm === 'atp' ? atpSource() : undefined;
+}
+
+type FabricRunner = (run: FabricRun) => Promise<RunOutcome>;
+
+const RUNNERS: Partial<Record<RolloutAlgorithm, FabricRunner>> = {
+  atp: runAtpOnFabric,
+};
+
+export class LoopbackRolloutNetwork implements RolloutNetwork {
+  private readonly group = new ChildGroup();
+
+  private constructor(
+    private readonly fabric: LoopbackFabric,
+    private readonly options: RolloutOptions,
+    /** Worker hosts by rank, the PS host, and the ToRs that have workers. */
+    readonly workers: readonly string[],
+    readonly psHost: string,
+    readonly workerTors: readonly string[],
+  ) {}
+
+  static async start(options: RolloutOptions, signal: AbortSignal): Promise<LoopbackRolloutNetwork> {
+    const topology = shorthandTopology(options.topo, { psHosts: PS_HOSTS, inaRacks: 'all', bandwidthMbps: options.bwMbps });
+    const psHosts = new Set([...topology.hosts.keys()].filter((h) => /ps\d+$/.test(h)));
+    const workers = [...topology.hosts.keys()].filter((h) => !psHosts.has(h));
+    const [psHost] = [...psHosts];
+    if (psHost === undefined) throw new Error('the shorthand topology has no parameter-server host');
+    let fabric: LoopbackFabric;
+    try {
+      fabric = await LoopbackFabric.start(topology, { program: () => legacyProgram(), signal });
+    } catch (err) {
+      if (signal.aborted) throw new RolloutError(ROLLOUT_ERROR_CODES.interrupted, 'interrupted while the fabric was starting', { cause: err });
+      throw new RolloutError(ROLLOUT_ERROR_CODES.network, `the loopback fabric did not start: ${(err as Error).message}`, { cause: err });
+    }
+    const workerTors = [...new Set(workers.map((h) => fabric.host(h).tor))];
+    return new LoopbackRolloutNetwork(fabric, options, workers, psHost, workerTors);
+  }
+
+  async run(request: RolloutRunRequest, signal: AbortSignal): Promise<RunOutcome> {
+    const runner = RUNNERS[request.algorithm];
+    if (!runner) return { timeMs: undefined, retransmissions: undefined, exact: undefined, runs: undefined, failure: `${request.algorithm} does not run on the loopback fabric yet` };
+    const source = inaSourceOf(request.algorithm);
+    const ina = new Set(source ? request.stage.inaTors : []);
+    const programs = new Map<string, FabricProgram>();
+    for (const sw of this.fabric.topology.switches.values()) programs.set(sw.name, ina.has(sw.name) ? inaProgram(source!) : legacyProgram());
+    const changed = new Map([...programs].filter(([name, p]) => !samePrograms(this.fabric.switches().find((s) => s.name === name)!.program, p)));
+    if (changed.size) await this.fabric.reprogramAll(changed);
+    return runner({
+      fabric: this.fabric,
+      group: this.group,
+      cliEntry: builtCliEntry(),
+      workers: this.workers,
+      psHost: this.psHost,
+      elements: this.options.tensorBytes / 4,
+      seed: `${this.options.seed}/${request.repeat}`,
+      timeoutMs: this.options.runTimeoutS * 1000,
+      signal,
+    });
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.group.close();
+    } finally {
+      await this.fabric.close();
+    }
+  }
+}
+
+function samePrograms(a: FabricProgram, b: FabricProgram): boolean {
+  return a.ina === b.ina && JSON.stringify(a.program) === JSON.stringify(b.program);
+}

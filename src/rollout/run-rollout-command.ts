@@ -1,0 +1,45 @@
+/**
+ * The whole `p4ina rollout` run: the network for `--net`, the stages picked
+ * by the seed among the ToRs that have workers, the sweep, and the report.
+ * The network is closed whatever happens (runSweep closes it).
+ */
+import type { Progress } from '../demo/progress.js';
+import { cellIsExact } from './rollout-cells.js';
+import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
+import type { RolloutOptions } from './rollout-options.js';
+import type { RolloutReport } from './rollout-report.js';
+import { LoopbackRolloutNetwork } from './loopback-network.js';
+import { runSweep } from './run-rollout.js';
+import { pickStages } from './stage-pick.js';
+
+export interface RolloutOutcome {
+  readonly report: RolloutReport;
+  /** Every cell ran every repeat and was exact. */
+  readonly allExact: boolean;
+}
+
+export async function runRollout(options: RolloutOptions, progress: Progress, signal: AbortSignal): Promise<RolloutOutcome> {
+  if (options.net === 'mininet') {
+    throw new RolloutError(ROLLOUT_ERROR_CODES.network, '--net mininet is not available yet for the rollout sweep; use --net loopback, or p4ina testbed --ina-tors for one stage in Mininet');
+  }
+  progress.update(`rollout: starting the loopback fabric (${options.topoText})`);
+  const network = await LoopbackRolloutNetwork.start(options, signal);
+  const tors = network.workerTors;
+  const counts = options.stages ?? Array.from({ length: tors.length + 1 }, (_, k) => k);
+  const stages = pickStages(tors, counts, options.seed);
+  const cells = await runSweep({ stages, algorithms: options.algorithms, repeats: options.repeats, tensorBytes: options.tensorBytes }, network, progress, signal);
+  const report: RolloutReport = {
+    topology: options.topoText,
+    net: options.net,
+    tors: tors.length,
+    workers: network.workers.length,
+    tensorBytes: options.tensorBytes,
+    repeats: options.repeats,
+    seed: options.seed,
+    bwMbps: options.bwMbps,
+    loss: options.loss,
+    algorithms: options.algorithms,
+    cells,
+  };
+  return { report, allExact: cells.every(cellIsExact) };
+}

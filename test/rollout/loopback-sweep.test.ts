@@ -1,0 +1,64 @@
+// `p4ina rollout` on the loopback fabric as a user runs it (the built CLI, real switch and agent
+// processes, UDP wires): every stage of a 2-rack leaf-spine, every cell exact against the float64
+// reference (the workers' --check) and bit-identical on all workers, the stages nested as the
+// seed orders the ToRs, an SVG written, and nothing left running.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { descendants } from '../demo/helpers.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = path.join(root, 'dist/src/cli/main.js');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'p4ina-rollout-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Cell {
+  stage: number;
+  inaTors: string[];
+  algorithm: string;
+  runs: string;
+  repeats: number;
+  exactRuns: number;
+  failures: string[];
+  timeMs: number;
+}
+
+describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
+  test('ATP at every stage of leafspine,racks=2,hosts=2: exact everywhere, the PS alone at stage 0', async () => {
+    const plot = path.join(dir, 'rollout.svg');
+    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'leafspine,racks=2,hosts=2,spines=1', '--algorithms', 'atp', '--tensor', '16KiB', '--seed', '5', '--json', '--plot', plot], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const children = new Set<number>();
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      // At each progress line: the fabric's switches and the agents are its descendants.
+      for (const pid of descendants(child.pid!)) children.add(pid);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, err).toBe(0);
+    const report = JSON.parse(out) as { tors: number; workers: number; cells: Cell[] };
+    expect(report).toMatchObject({ tors: 2, workers: 4 });
+    expect(report.cells.map((c) => [c.stage, c.inaTors.length, c.algorithm, c.exactRuns, c.failures])).toEqual([
+      [0, 0, 'atp', 1, []],
+      [1, 1, 'atp', 1, []],
+      [2, 2, 'atp', 1, []],
+    ]);
+    // Nested stages: the ToR upgraded first stays upgraded.
+    expect(report.cells[2]!.inaTors.slice(0, 1)).toEqual(report.cells[1]!.inaTors);
+    expect(report.cells[0]!.runs).toBe('atp (PS only)');
+    expect(report.cells[1]!.runs).toBe('atp (partial INA)');
+    const svg = readFileSync(plot, 'utf8');
+    expect(svg.match(/class="point"/g)).toHaveLength(3);
+    expect(err).toContain('rollout: run 3/3');
+    // The 4 switches (3 ToRs and the spine) at least, plus the agents seen at progress lines.
+    expect(children.size).toBeGreaterThanOrEqual(4);
+    for (const pid of children) expect(() => process.kill(pid, 0), `pid ${pid} still running`).toThrow();
+  }, 240_000);
+});
