@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BaselineError } from '../../../src/agent/baseline/baseline-error.js';
+import type { HierarchicalStats } from '../../../src/agent/baseline/hierarchical-allreduce.js';
 import { hierarchicalWorkerMain, parseHierarchicalWorkerArgs } from '../../../src/agent/baseline/hierarchical-worker-main.js';
 import type { MainIo } from '../../../src/agent/baseline/worker-process.js';
 import type { WorkerReport } from '../../../src/agent/baseline/worker-run.js';
@@ -93,7 +94,7 @@ describe.skipIf(!built)('p4ina agent hierarchical-worker as processes', () => {
     const exited = await Promise.all(children.map((child) => waitExit(child, 60_000)));
     expect({ exited, stderr: children.map((c) => c.stderr()) }).toEqual({ exited: racks.map(() => true), stderr: racks.map(() => '') });
     expect(children.map((c) => c.exit()?.code)).toEqual([0, 0, 0, 0, 0]);
-    const reports = children.map((c) => JSON.parse(c.stdout().trim().split('\n').at(-1)!) as WorkerReport & { iterations: { role: string }[] });
+    const reports = children.map((c) => JSON.parse(c.stdout().trim().split('\n').at(-1)!) as WorkerReport<HierarchicalStats>);
     // The digest re-derived from the algorithm's summation order over the default seed's inputs.
     const expected = sha256Of(hierarchicalOrderSum(seededTensors(5, 5001, 1), racks, 128));
     expect(reports.map((r) => r.resultSha256)).toEqual(racks.map(() => expected));
