@@ -1,8 +1,9 @@
 /**
  * Agent transports: one interface for "send an INA datagram to the switch and
  * receive datagrams", over the kernel's UDP, over a UDP wire carrying
- * Ethernet frames built in user space, or in memory. Shared by the SwitchML
- * agent and the ATP, OmniReduce and Rina agents.
+ * Ethernet frames built in user space, or in memory, and the CE marks on
+ * the IPv4 headers of what arrives. Shared by the SwitchML agent and the
+ * ATP, OmniReduce and Rina agents.
  */
 export {
   type DatagramListener,
@@ -11,6 +12,8 @@ export {
   snapshotTransportCounters,
 } from './datagram-transport.js';
 export { TRANSPORT_ERROR_CODES, TransportError, type TransportErrorCode } from './transport-error.js';
+export type { CeMarkListener, CeMarkSource } from './ce-marks.js';
+export { Ipv4CeObserver, type Ipv4CeObserverCounters, type Ipv4CeObserverOptions } from './ipv4-ce-observer.js';
 export { DEFAULT_MAX_PAYLOAD, KernelUdpTransport, type KernelUdpTransportOptions } from './kernel-udp-transport.js';
 export type { AddressedTransport } from './addressed-transport.js';
 export { KernelUdpAddressedTransport, type KernelUdpAddressedTransportOptions } from './kernel-udp-addressed-transport.js';

@@ -9,11 +9,16 @@
  * so results may come from any worker's address; the agent checks the job,
  * epoch and sequence numbers itself. Bind the port the job spec gives the
  * worker: the switch sends results to that port.
+ *
+ * With `observeCe`, an Ipv4CeObserver beside the socket reports datagrams
+ * that arrived CE-marked (`onCeMark`, ce-marks.ts).
  */
 import type { RemoteInfo } from 'node:dgram';
 import { MAX_UDP_PAYLOAD } from '../../wire/index.js';
 import { BaseTransport } from './base-transport.js';
+import type { CeMarkListener, CeMarkSource } from './ce-marks.js';
 import { sendLength } from './datagram-transport.js';
+import { Ipv4CeObserver, type Ipv4CeObserverCounters } from './ipv4-ce-observer.js';
 import { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
 import { PooledUdpSocket, type UdpSocketOptions } from './udp-socket.js';
@@ -28,13 +33,16 @@ export interface KernelUdpTransportOptions extends UdpSocketOptions {
   readonly remotePort: number;
   /** The largest payload to send (default 1472: a 1500-byte MTU less IPv4 and UDP headers). */
   readonly maxPayload?: number;
+  /** Report datagrams that arrive CE-marked (`onCeMark`) with a raw IP socket beside the UDP one (IPv4 only; needs CAP_NET_RAW). */
+  readonly observeCe?: boolean;
 }
 
 export const DEFAULT_MAX_PAYLOAD = 1472;
 
-export class KernelUdpTransport extends BaseTransport {
+export class KernelUdpTransport extends BaseTransport implements CeMarkSource {
   private readonly onMessage = (msg: Buffer, _rinfo: RemoteInfo): void => this.deliver(msg, 0, msg.length);
   private socket!: PooledUdpSocket;
+  private observer: Ipv4CeObserver | undefined;
 
   private constructor(
     name: string,
@@ -51,12 +59,21 @@ export class KernelUdpTransport extends BaseTransport {
     if (local.family !== remote.family) {
       throw new TransportError(TRANSPORT_ERROR_CODES.badAddress, `kernel UDP transport: ${local.address} and ${remote.address} are of different IP families; use two IPv4 or two IPv6 addresses`);
     }
+    if (options.observeCe === true) Ipv4CeObserver.checkAddress(local, 'kernel UDP transport');
     const maxPayload = options.maxPayload ?? DEFAULT_MAX_PAYLOAD;
     if (!Number.isInteger(maxPayload) || maxPayload < 1 || maxPayload > MAX_UDP_PAYLOAD) {
       throw new RangeError(`maxPayload must be an integer in 1..${MAX_UDP_PAYLOAD}, not ${maxPayload}`);
     }
     const transport = new KernelUdpTransport('udp', maxPayload, remote);
     transport.socket = await PooledUdpSocket.bind(local, 'kernel UDP transport', options, maxPayload, transport.counters, transport.onMessage);
+    if (options.observeCe === true) {
+      try {
+        transport.observer = Ipv4CeObserver.forSocket(transport.socket.local, 'kernel UDP transport');
+      } catch (err) {
+        await transport.socket.close();
+        throw err;
+      }
+    }
     transport.rename(`udp ${formatSocketAddress(transport.socket.local)} -> ${formatSocketAddress(remote)}`);
     return transport;
   }
@@ -78,7 +95,21 @@ export class KernelUdpTransport extends BaseTransport {
     return true;
   }
 
+  onCeMark(listener: CeMarkListener | undefined): void {
+    this.observer?.onCeMark(listener);
+  }
+
+  get ceMarks(): number {
+    return this.observer?.ceMarks ?? 0;
+  }
+
+  /** The CE observer's counters, when `observeCe` was set. */
+  get ceCounters(): Ipv4CeObserverCounters | undefined {
+    return this.observer?.counters;
+  }
+
   protected release(): Promise<void> {
+    this.observer?.close();
     return this.socket.close();
   }
 }

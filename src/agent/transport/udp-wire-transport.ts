@@ -19,7 +19,9 @@
  * 5. IPv4/UDP that parses with valid checksums (`parseUdpFrame`), else `malformed`
  *    (the code of the last one is kept in `lastMalformed`);
  * 6. to our IP and UDP port, else `notForUs` (other EtherTypes too).
- * What remains is handed to the listener as the UDP payload inside the frame.
+ * What remains is handed to the listener as the UDP payload inside the frame;
+ * when its IPv4 ECN is CE, the CE mark listener (`onCeMark`, ce-marks.ts) gets
+ * the same payload first and `ceMarks` counts it.
  *
  * A server on a wire (the ATP parameter server answers each worker at its own
  * address) sends with `sendTo`: the frame goes to the same next hop
@@ -32,6 +34,7 @@ import {
   arpReplyTo,
   BROADCAST_MAC,
   buildArpFrame,
+  Ecn,
   buildUdpFrame,
   ETHERTYPE_ARP,
   ETHERTYPE_IPV4,
@@ -48,6 +51,7 @@ import {
 } from '../../wire/index.js';
 import type { AddressedTransport } from './addressed-transport.js';
 import { BaseTransport } from './base-transport.js';
+import { CeMarkRelay, type CeMarkListener, type CeMarkSource } from './ce-marks.js';
 import { sendLength } from './datagram-transport.js';
 import { DEFAULT_MAX_PAYLOAD } from './kernel-udp-transport.js';
 import { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
@@ -99,6 +103,8 @@ export interface UdpWireCounters {
   readonly arpIgnored: number;
   /** The wire error code of the last malformed frame. */
   readonly lastMalformed: WireErrorCode | undefined;
+  /** Frames handed to the listener whose IPv4 ECN was CE. */
+  readonly ceMarks: number;
 }
 
 interface ResolvedHost {
@@ -118,7 +124,7 @@ function resolveHost(host: WireHostAddress, what: string): ResolvedHost {
   return { mac, ip, udpPort: host.udpPort };
 }
 
-export class UdpWireTransport extends BaseTransport implements UdpWireCounters, AddressedTransport {
+export class UdpWireTransport extends BaseTransport implements UdpWireCounters, AddressedTransport, CeMarkSource {
   foreign = 0;
   malformed = 0;
   notForUs = 0;
@@ -132,6 +138,7 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
   private readonly allowNonLoopback: boolean;
   private peerAddress: SocketAddress | undefined;
   private socket!: PooledUdpSocket;
+  private readonly ce = new CeMarkRelay('udp-wire');
   private readonly onMessage = (msg: Buffer, rinfo: RemoteInfo): void => this.frame(msg, rinfo);
 
   private constructor(options: UdpWireTransportOptions, maxPayload: number) {
@@ -258,7 +265,17 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
     const udp = parseUdpFrame(msg);
     if (!udp.ok) return this.dropMalformed(udp.code);
     if (udp.ipv4.dstIp !== this.host.ip || udp.udp.dstPort !== this.host.udpPort) return this.dropNotForUs();
+    // The mark first: a receiver that keeps state per packet then has it when the packet comes.
+    if (udp.ipv4.ecn === Ecn.CE && !this.closed) this.ce.report(msg, udp.payloadOffset, udp.payloadLength);
     this.deliver(msg, udp.payloadOffset, udp.payloadLength);
+  }
+
+  onCeMark(listener: CeMarkListener | undefined): void {
+    this.ce.set(listener);
+  }
+
+  get ceMarks(): number {
+    return this.ce.count;
   }
 
   private arp(msg: Buffer, offset: number): void {
