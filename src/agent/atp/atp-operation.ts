@@ -10,7 +10,8 @@
  * Its aggregator is the one p is on (a hash of (job, p) until an ACK names
  * another). Its ACK, recognised by (job, s) among the outstanding packets,
  * carries the result (int32 at the job's scale, or float32 with `overflow`),
- * the aggregator p uses next (`bitmap0`), and ECN, which drives the window.
+ * the aggregator p uses next (`bitmap0`), and ECN, which drives the window
+ * (with the IPv4 CE marks the worker reads beside the ACKs, atp-worker.ts).
  * A deadline per position resends the packet with `resend` set, which makes a
  * switch flush its partial aggregate to the PS.
  */
@@ -23,6 +24,7 @@ import { writeFloats, type AtpScale } from './atp-scale.js';
 import { MutableAtpCounters, type AtpStats } from './atp-stats.js';
 import type { CongestionWindow } from './congestion-window.js';
 import { ResendTimers } from './resend-timers.js';
+import { markSentSequence } from './sent-sequence.js';
 
 /** What a worker keeps from call to call. */
 export interface AtpWorkerState {
@@ -31,6 +33,10 @@ export interface AtpWorkerState {
   /** Per window position, the aggregator its next packet uses. */
   readonly aggregatorOf: Uint16Array;
   readonly window: CongestionWindow;
+  /** The newest sequence sent (not wrapped; one before the first while none is). */
+  highestSent: number;
+  /** IPv4 CE marks taken on this worker's sequences, all calls and between them. */
+  ipCeMarks: number;
   readonly rtt: RttEstimator;
   /** One packet buffer (and a DataView on it) per window position. */
   readonly packets: readonly Buffer[];
@@ -69,6 +75,7 @@ export class AtpOperation {
   private readonly cpuAtStart = process.cpuUsage();
   private readonly progressEvery: number;
   private readonly halvingsAtStart: number;
+  private readonly ipCeMarksAtStart: number;
   /** The next packet to send, the oldest not yet acknowledged, and how many are outstanding. */
   private sendNext = 0;
   private lowestUnacked = 0;
@@ -90,6 +97,7 @@ export class AtpOperation {
     this.progressEvery = Math.max(1, Math.floor(this.packets / 100));
     this.startedAt = options.clock.now();
     this.halvingsAtStart = state.window.halvings;
+    this.ipCeMarksAtStart = state.ipCeMarks;
     this.timers = new ResendTimers(options.maxWindow, state.rtt, options.clock, options.timers, (p) => this.expired(p));
     state.rtt.expectSamplesPerRtt(Math.min(this.packets, state.window.size));
     const aggregating = options.bitmap0Bit !== undefined;
@@ -146,6 +154,8 @@ export class AtpOperation {
     const packet = this.lowestUnacked + ((ack.sequenceNumber - (this.firstSequence + this.lowestUnacked)) & 0xffff);
     if (packet >= this.sendNext || this.acked[packet] === 1) {
       c.duplicateAcks++;
+      // The PS sends an ACK again with ecn to carry a mark that reached it after the ACK had gone.
+      if (ack.ecn && markSentSequence(state.window, ack.sequenceNumber, state.highestSent, options.firstSequence)) c.duplicateEcnMarks++;
       return;
     }
     const position = (this.firstSequence + packet) % options.maxWindow;
@@ -168,7 +178,7 @@ export class AtpOperation {
     }
     c.acks++;
     if (ack.ecn) c.ecnMarks++;
-    state.window.onAck(ack.ecn, this.firstSequence + packet, this.firstSequence + this.sendNext - 1);
+    state.window.onAck(ack.ecn, this.firstSequence + packet, state.highestSent);
     this.acked[packet] = 1;
     this.packetAt[position] = NONE;
     this.inFlight--;
@@ -204,6 +214,7 @@ export class AtpOperation {
       this.counters.overflowPackets++;
     }
     encodeAtpHeader(buf, 0, h);
+    state.highestSent = sequence;
     this.packetAt[position] = packet;
     this.inFlight++;
     this.transmit(position);
@@ -278,6 +289,8 @@ export class AtpOperation {
         ignored: c.ignored,
         aggregatorMoves: c.aggregatorMoves,
         ecnMarks: c.ecnMarks,
+        ipCeMarks: state.ipCeMarks - this.ipCeMarksAtStart,
+        duplicateEcnMarks: c.duplicateEcnMarks,
         windowHalvings: state.window.halvings - this.halvingsAtStart,
         window: state.window.size,
         windowMin: state.window.minReached,

@@ -15,7 +15,7 @@
 import { ATP_HEADER_LENGTH } from '../../wire/index.js';
 import type { RetransmissionPolicy } from '../switchml/rtt-estimator.js';
 import { REAL_CLOCK, REAL_TIMERS, type AgentClock, type AgentTimers } from '../time.js';
-import type { DatagramTransport } from '../transport/index.js';
+import type { CeMarkSource, DatagramTransport } from '../transport/index.js';
 import { ATP_DEFAULT_ELEMENTS, ATP_DEFAULT_WINDOW, ATP_MAX_CONTRIBUTORS, ATP_MAX_POOL, ATP_MAX_WINDOW, integerIn, requireWorldSize } from './atp-limits.js';
 import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
 
@@ -57,6 +57,12 @@ export interface AtpPlacement {
 export interface AtpWorkerOptions extends AtpPlacement {
   /** Sends to the PS (through whatever switches lie on the way); the worker attaches itself as its listener. */
   readonly transport: DatagramTransport;
+  /**
+   * Where CE marks on the IPv4 headers of the ACKs come from, if anywhere (a
+   * UdpWireTransport, or a kernel UDP transport opened with `observeCe`; often
+   * `transport` itself). Each is a congestion mark like the ecn bit.
+   */
+  readonly ceMarks?: CeMarkSource;
   /** 1..65535: 0 is not used (an owner tag of 0 marks a free aggregator, docs/atp.md). */
   readonly jobId: number;
   /** This worker's rank, 0..worldSize−1 (the AllReduce API's; the switch knows only the bitmap bits). */
@@ -92,6 +98,7 @@ export interface AtpWorkerOptions extends AtpPlacement {
 
 export interface ResolvedAtpOptions extends AtpPlacement {
   readonly transport: DatagramTransport;
+  readonly ceMarks: CeMarkSource | undefined;
   readonly jobId: number;
   readonly rank: number;
   readonly worldSize: number;
@@ -154,6 +161,7 @@ export function resolveAtpOptions(options: AtpWorkerOptions): ResolvedAtpOptions
   return {
     ...checkPlacement(options),
     transport: options.transport,
+    ceMarks: options.ceMarks,
     jobId: integerIn(options.jobId, 1, 0xffff, 'jobId'),
     rank: integerIn(options.rank, 0, worldSize - 1, 'rank'),
     worldSize,

@@ -26,8 +26,16 @@ export interface AtpStats extends AllReduceStats {
   readonly ignored: number;
   /** ACKs that moved a window position to another aggregator (the PS saw a collision). */
   readonly aggregatorMoves: number;
-  /** ACKs carrying an ECN mark, and the halvings they caused (at most one per window). */
+  /** ACKs carrying the ATP ecn bit. */
   readonly ecnMarks: number;
+  /**
+   * CE marks in the IPv4 headers of this job's ACKs (on a UDP wire, or with the
+   * kernel's UDP and an IPv4 CE observer), each a mark on its ACK's sequence.
+   */
+  readonly ipCeMarks: number;
+  /** Duplicate ACKs with the ecn bit (a PS sends an ACK again to carry a mark that reached it late), each a mark on its sequence. */
+  readonly duplicateEcnMarks: number;
+  /** The halvings all these marks caused (at most one per window). */
   readonly windowHalvings: number;
   /** The congestion window at the end of the call, and the smallest and largest it has been on this worker. */
   readonly window: number;
@@ -52,4 +60,5 @@ export class MutableAtpCounters {
   ignored = 0;
   aggregatorMoves = 0;
   ecnMarks = 0;
+  duplicateEcnMarks = 0;
 }

@@ -17,7 +17,7 @@
  *   it, and closes the transport only with `closeTransport`.
  */
 import { moduleLogger } from '../../log/logger.js';
-import { ATP_HEADER_LENGTH } from '../../wire/index.js';
+import { ATP_HEADER_LENGTH, decodeAtp } from '../../wire/index.js';
 import type { AllReduce, AllReduceCallOptions, AllReduceResult } from '../allreduce.js';
 import { RttEstimator } from '../switchml/rtt-estimator.js';
 import { ATP_ERROR_CODES, AtpError } from './atp-error.js';
@@ -27,6 +27,7 @@ import { AtpScale } from './atp-scale.js';
 import type { AtpStats } from './atp-stats.js';
 import { initialAggregatorIndex } from './aggregator-hash.js';
 import { CongestionWindow } from './congestion-window.js';
+import { markSentSequence } from './sent-sequence.js';
 
 const log = moduleLogger('agent.atp');
 const NON_FINITE_BITS = 0x7f80_0000;
@@ -67,6 +68,8 @@ export class AtpWorker implements AllReduce<AtpStats> {
       nextSequence: o.firstSequence,
       aggregatorOf,
       window: new CongestionWindow(o.initialWindow, 1, o.maxWindow),
+      highestSent: o.firstSequence - 1,
+      ipCeMarks: 0,
       rtt: new RttEstimator(o.timeoutMs, o.backoff),
       packets,
       views,
@@ -75,6 +78,19 @@ export class AtpWorker implements AllReduce<AtpStats> {
       if (this.current) this.current.receive(buf, offset, length);
       else this.idleDatagrams++;
     });
+    o.ceMarks?.onCeMark((buf, offset, length) => this.ipCeMark(buf, offset, length));
+  }
+
+  /**
+   * An ACK of this job arrived with CE in its IPv4 header: a mark on its
+   * sequence, whether the ACK itself has been handled yet or not, during a
+   * call or after it (the window rule makes the order irrelevant).
+   */
+  private ipCeMark(buf: Buffer, offset: number, length: number): void {
+    const ack = decodeAtp(buf, offset, offset + length);
+    if (!ack.ok || !ack.isAck || ack.jobId !== this.options.jobId) return;
+    const s = this.state;
+    if (markSentSequence(s.window, ack.sequenceNumber, s.highestSent, this.options.firstSequence)) s.ipCeMarks++;
   }
 
   /** Datagrams received while no call was running (late duplicate ACKs, mostly). */
@@ -116,6 +132,7 @@ export class AtpWorker implements AllReduce<AtpStats> {
     this.broken ??= closed;
     this.current?.fail(closed);
     this.options.transport.onDatagram(undefined);
+    this.options.ceMarks?.onCeMark(undefined);
     if (this.options.closeTransport) await this.options.transport.close();
   }
 }

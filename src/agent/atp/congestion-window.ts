@@ -1,6 +1,7 @@
 /**
  * The ATP worker's congestion window, AIMD on the `ecn` bit of ACKs as ATP's
- * CC_manager does (reference notes, "Congestion control"): halve on a mark,
+ * CC_manager does (reference notes, "Congestion control"), and on CE in the
+ * ACKs' IPv4 headers where the agent can read it: halve on a mark,
  * otherwise grow by one packet per window of ACKs, between 1 packet and the
  * job's window positions (ATP: 1–100).
  *
@@ -58,15 +59,21 @@ export class CongestionWindow {
 
   /** An ACK for sequence `acked` came in, `marked` or not; `highestSent` is the newest sequence sent so far. */
   onAck(marked: boolean, acked: number, highestSent: number): void {
-    if (marked) {
-      if (acked <= this.recoverUntil) return;
-      this.recoverUntil = highestSent;
-      this.window = Math.max(this.min, this.window / 2);
-      this.halvingCount++;
-      if (this.window < this.smallest) this.smallest = this.window;
-      return;
-    }
+    if (marked) return this.onMark(acked, highestSent);
     this.window = Math.min(this.max, this.window + 1 / this.window);
     if (this.window > this.largest) this.largest = this.window;
+  }
+
+  /**
+   * A congestion mark on sequence `sequence`, however it came: the ACK's ecn
+   * bit, or CE on the ACK's IPv4 header, seen before or after the ACK itself.
+   * Halves unless a halving since `sequence` was sent already answered it.
+   */
+  onMark(sequence: number, highestSent: number): void {
+    if (sequence <= this.recoverUntil) return;
+    this.recoverUntil = highestSent;
+    this.window = Math.max(this.min, this.window / 2);
+    this.halvingCount++;
+    if (this.window < this.smallest) this.smallest = this.window;
   }
 }

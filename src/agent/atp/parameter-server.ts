@@ -8,7 +8,7 @@
  */
 import { moduleLogger } from '../../log/logger.js';
 import { decodeAtp } from '../../wire/index.js';
-import type { AddressedTransport } from '../transport/index.js';
+import type { AddressedTransport, CeMarkSource } from '../transport/index.js';
 import { DEFAULT_COVER_SEARCH_BUDGET, resolveAtpPsJob, type AtpParameterServerOptions } from './ps-options.js';
 import { AtpPsJobState } from './ps-job.js';
 import { addPsCounters, AtpPsCounters, snapshotPsCounters, type AtpPsStats } from './ps-stats.js';
@@ -18,6 +18,7 @@ const log = moduleLogger('agent.atp.ps');
 export class AtpParameterServer {
   private readonly jobs = new Map<number, AtpPsJobState>();
   private readonly transport: AddressedTransport;
+  private readonly ceMarks: CeMarkSource | undefined;
   private readonly closeTransport: boolean;
   /** Datagrams of no configured job, or not ATP at all. */
   private unknown = 0;
@@ -35,6 +36,8 @@ export class AtpParameterServer {
       this.jobs.set(resolved.jobId, new AtpPsJobState(resolved, this.transport, budget));
     }
     this.transport.onDatagram((buf, offset, length) => this.receive(buf, offset, length));
+    this.ceMarks = options.ceMarks;
+    this.ceMarks?.onCeMark((buf, offset, length) => this.ceMark(buf, offset, length));
   }
 
   /** The counters of one job. */
@@ -70,10 +73,18 @@ export class AtpParameterServer {
     job.receive(p);
   }
 
+  /** A datagram arrived CE-marked (before or after the datagram itself reached `receive`). */
+  private ceMark(buf: Buffer, offset: number, length: number): void {
+    if (this.closed) return;
+    const p = decodeAtp(buf, offset, offset + length);
+    if (p.ok) this.jobs.get(p.jobId)?.ceMark(p);
+  }
+
   /** Detaches from the transport and, with `closeTransport`, closes it. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
     this.transport.onDatagram(undefined);
+    this.ceMarks?.onCeMark(undefined);
     if (this.closeTransport) await this.transport.close();
   }
 }

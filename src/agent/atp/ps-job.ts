@@ -3,19 +3,13 @@
  * server"): pieces per sequence, completion by an exact disjoint cover, the
  * ACK, and the bounded memory of recent sequences.
  *
- * - **Pieces.** An `edgeSwitchIdentifier = 1` piece covers every worker of each
- *   `bitmap1` contributor; an edge-0 piece covers the `bitmap0` workers of its
- *   one `bitmap1` contributor, which must be an aggregating rack. Anything
+ * - **Pieces.** A piece covers the workers piece-coverage.ts says; anything
  *   else (bits outside the job, an ACK, another value count) is stray. A piece
  *   covering the same workers as one kept is a duplicate. At most `maxPieces`
  *   distinct pieces are kept; a singleton (one worker's own contribution)
  *   evicts the oldest larger piece rather than be dropped, so the cover made
  *   of singletons, which every resend eventually provides, is always possible.
- * - **Sum.** Integer pieces are added exactly (as float64 integers: every
- *   partial sum of the job's integers fits 32 bits), float pieces in float64.
- *   The ACK carries the integer sum when no piece was float and it fits an
- *   int32, which the workers scale back; otherwise the float32 of
- *   sum/f + floats, with `overflow` set.
+ * - **Sum.** Exact for integers, float64 for floats (ps-ack.ts).
  * - **Window.** Every worker has sent the newest completed sequence N, so none
  *   waits for a sequence at or below N − W, and none has sent one past N + W
  *   (docs/atp.md, "Workers"). The PS takes pieces within that span (16-bit
@@ -29,11 +23,15 @@
  *   after the ACK took it. Such leaks need a packet delayed past its own ACK,
  *   and most collisions are other jobs' live aggregates, so sweeps are
  *   rationed: at most one per W completed sequences (1% more ACKs at W = 100).
+ * - **ECN.** A piece with the ecn bit, or with CE in its IPv4 header (`ceMark`),
+ *   puts the ecn bit in its sequence's ACK.
  */
-import { ATP_HEADER_LENGTH, encodeAtpHeader, type AtpPacket } from '../../wire/index.js';
+import { ATP_HEADER_LENGTH, decodeAtp, encodeAtpHeader, type AtpHeaderFields, type AtpPacket } from '../../wire/index.js';
 import type { AddressedTransport, SocketAddress } from '../transport/index.js';
-import { AtpScale, INT32_MAX } from './atp-scale.js';
+import { AtpScale } from './atp-scale.js';
 import { coveredCount, findExactCover, sameCoverage } from './exact-cover.js';
+import { PieceCoverage } from './piece-coverage.js';
+import { psAckHeader, sumPieces, writeAckValues } from './ps-ack.js';
 import type { ResolvedAtpPsJob } from './ps-options.js';
 import { AtpPsCounters } from './ps-stats.js';
 
@@ -69,9 +67,7 @@ function serialDistance(a: number, b: number): number {
 export class AtpPsJobState {
   readonly counters = new AtpPsCounters();
   readonly scale: AtpScale;
-  /** Per contributor, the mask of all its workers. */
-  private readonly full: Uint32Array;
-  private readonly allContributors: number;
+  private readonly coverage: PieceCoverage;
   private readonly targets: readonly SocketAddress[];
   private readonly ackLength: number;
   private readonly pending = new Map<number, PendingSequence>();
@@ -91,8 +87,7 @@ export class AtpPsJobState {
     private readonly coverSearchBudget: number,
   ) {
     this.scale = new AtpScale(job.worldSize, job.valueRange);
-    this.full = Uint32Array.from(job.contributors, (c) => (c.aggregating ? 2 ** c.workers.length - 1 : 1));
-    this.allContributors = 2 ** job.contributors.length - 1;
+    this.coverage = new PieceCoverage(job.contributors, job.elementsPerPacket);
     this.targets = job.contributors.map((c) => c.workers[0]!);
     this.ackLength = ATP_HEADER_LENGTH + 4 * job.elementsPerPacket;
     this.lastUse = new Float64Array(job.poolBase + job.poolSize).fill(NaN);
@@ -110,7 +105,7 @@ export class AtpPsJobState {
   receive(p: AtpPacket): void {
     const c = this.counters;
     c.datagrams++;
-    const masks = p.isAck || p.elementCount !== this.job.elementsPerPacket ? undefined : this.coverageOf(p);
+    const masks = this.coverage.of(p);
     if (masks === undefined) {
       c.strayDrops++;
       return;
@@ -133,11 +128,7 @@ export class AtpPsJobState {
       c.outOfWindowDrops++;
       return;
     }
-    let seq = this.pending.get(p.sequenceNumber);
-    if (seq === undefined) {
-      seq = { sequence, usedIndex: p.aggregatorIndex, pieces: [], singletons: 0, collision: false, ecn: false };
-      this.pending.set(p.sequenceNumber, seq);
-    }
+    const seq = this.pendingFor(p, sequence);
     if (!this.keep(seq, p, masks)) return;
     if (p.collision) {
       seq.collision = true;
@@ -147,21 +138,38 @@ export class AtpPsJobState {
     this.tryComplete(seq);
   }
 
-  /** The workers a piece covers, or undefined when its bits do not fit the job. */
-  private coverageOf(p: AtpPacket): Uint32Array | undefined {
-    const m = this.full.length;
-    if (p.bitmap1 === 0 || p.bitmap1 > this.allContributors) return undefined;
-    const masks = new Uint32Array(m);
-    if (p.edgeSwitchIdentifier === 1) {
-      for (let j = 0; j < m; j++) if ((p.bitmap1 >>> j) & 1) masks[j] = this.full[j]!;
-      return masks;
+  /**
+   * A piece of this job arrived with CE in its IPv4 header; the mark comes
+   * apart from the piece, before it (it waits in the pending sequence) or
+   * after it: then the completed sequence's ACK goes again with ecn, once
+   * (workers take a duplicate ACK's ecn bit as a mark).
+   */
+  ceMark(p: AtpPacket): void {
+    const masks = this.coverage.of(p);
+    if (masks === undefined) return;
+    this.counters.ipCeMarks++;
+    const d = serialDistance(p.sequenceNumber, this.newest);
+    const done = d <= 0 ? this.completed.get(p.sequenceNumber) : undefined;
+    if (done !== undefined) return this.markCompleted(done);
+    if (d > -this.job.maxWindow && d <= this.job.maxWindow) this.pendingFor(p, this.newest + d).ecn = true;
+  }
+
+  private markCompleted(done: CompletedSequence): void {
+    const ack = decodeAtp(done.ack);
+    if (!ack.ok || ack.ecn) return;
+    encodeAtpHeader(done.ack, 0, { ...ack, ecn: true });
+    this.counters.markedReAcks++;
+    for (const target of this.targets) this.send(target, done.ack);
+  }
+
+  /** The pending sequence a piece belongs to, made if it is the first piece (or mark) of it. */
+  private pendingFor(p: AtpPacket, sequence: number): PendingSequence {
+    let seq = this.pending.get(p.sequenceNumber);
+    if (seq === undefined) {
+      seq = { sequence, usedIndex: p.aggregatorIndex, pieces: [], singletons: 0, collision: false, ecn: false };
+      this.pending.set(p.sequenceNumber, seq);
     }
-    // Edge 0: one aggregating rack, some of its workers.
-    const j = 31 - Math.clz32(p.bitmap1);
-    if (p.bitmap1 !== 2 ** j || !this.job.contributors[j]!.aggregating) return undefined;
-    if (p.bitmap0 === 0 || (p.bitmap0 & ~this.full[j]!) !== 0) return undefined;
-    masks[j] = p.bitmap0;
-    return masks;
+    return seq;
   }
 
   /** Stores the piece unless it is a duplicate or over the limit; true when kept. */
@@ -208,7 +216,7 @@ export class AtpPsJobState {
       cover = [];
       seq.pieces.forEach((piece, i) => piece.workers === 1 && cover!.push(i));
     } else {
-      const found = findExactCover(seq.pieces, this.full, this.coverSearchBudget);
+      const found = findExactCover(seq.pieces, this.coverage.full, this.coverSearchBudget);
       if (found.exhausted) this.counters.coverSearchesExhausted++;
       cover = found.cover;
     }
@@ -217,46 +225,12 @@ export class AtpPsJobState {
 
   private complete(seq: PendingSequence, cover: readonly number[]): void {
     const c = this.counters;
-    const n = this.job.elementsPerPacket;
-    const ints = this.intSum.fill(0);
-    const floats = this.floatSum.fill(0);
-    let anyFloat = false;
-    for (const i of cover) {
-      const piece = seq.pieces[i]!;
-      if (piece.floats !== undefined) {
-        anyFloat = true;
-        for (let k = 0; k < n; k++) floats[k] += piece.floats[k]!;
-      } else {
-        for (let k = 0; k < n; k++) ints[k] += piece.ints![k]!;
-      }
-    }
-    let asInts = !anyFloat;
-    for (let k = 0; k < n && asInts; k++) if (ints[k]! > INT32_MAX || ints[k]! < -INT32_MAX) asInts = false;
+    const asInts = sumPieces(cover.map((i) => seq.pieces[i]!), this.intSum, this.floatSum);
     const next = seq.collision ? this.freshIndex(seq.usedIndex) : seq.usedIndex;
     const ack = Buffer.alloc(this.ackLength);
-    encodeAtpHeader(ack, 0, {
-      bitmap0: next,
-      bitmap1: this.allContributors,
-      fanInDegree0: 0,
-      fanInDegree1: 0,
-      overflow: !asInts,
-      resend: false,
-      collision: next !== seq.usedIndex,
-      ecn: seq.ecn,
-      edgeSwitchIdentifier: 0,
-      isAck: true,
-      aggregatorIndex: seq.usedIndex,
-      jobId: this.job.jobId,
-      sequenceNumber: seq.sequence & 0xffff,
-      elementCount: n,
-    });
-    if (asInts) {
-      for (let k = 0; k < n; k++) ack.writeInt32BE(ints[k]!, ATP_HEADER_LENGTH + 4 * k);
-    } else {
-      const f = this.scale.factor;
-      for (let k = 0; k < n; k++) ack.writeFloatBE(ints[k]! / f + floats[k]!, ATP_HEADER_LENGTH + 4 * k);
-      c.floatResults++;
-    }
+    encodeAtpHeader(ack, 0, this.ackHeader(seq.usedIndex, next, seq.sequence, !asInts, seq.ecn));
+    writeAckValues(ack, this.intSum, this.floatSum, asInts, this.scale.factor);
+    if (!asInts) c.floatResults++;
     c.completed++;
     if (cover.length === 1) c.completedByOnePiece++;
     else {
@@ -314,25 +288,15 @@ export class AtpPsJobState {
       // number must not be that of a sequence the workers may still have out.
       if (age >= 0x1_0000 - this.job.maxWindow) return;
       ack = Buffer.alloc(this.ackLength);
-      encodeAtpHeader(ack, 0, {
-        bitmap0: index,
-        bitmap1: this.allContributors,
-        fanInDegree0: 0,
-        fanInDegree1: 0,
-        overflow: false,
-        resend: false,
-        collision: false,
-        ecn: false,
-        edgeSwitchIdentifier: 0,
-        isAck: true,
-        aggregatorIndex: index,
-        jobId: this.job.jobId,
-        sequenceNumber: last & 0xffff,
-        elementCount: this.job.elementsPerPacket,
-      });
+      encodeAtpHeader(ack, 0, this.ackHeader(index, index, last, false, false));
     }
     this.counters.sweeps++;
     this.sendTo(masks, ack);
+  }
+
+  private ackHeader(usedIndex: number, nextIndex: number, sequence: number, overflow: boolean, ecn: boolean): AtpHeaderFields {
+    const { jobId, elementsPerPacket: elementCount } = this.job;
+    return psAckHeader({ jobId, elementCount, bitmap1: this.coverage.allContributors, usedIndex, nextIndex, sequenceNumber: sequence & 0xffff, overflow, ecn });
   }
 
   /** Sends `ack` to the ACK address of every contributor `masks` touches. */

@@ -5,7 +5,7 @@
  * Out-of-range values are RangeErrors; the command line checks user input.
  */
 import { SeededRandom } from '../../util/seeded-random.js';
-import type { AddressedTransport, SocketAddress } from '../transport/index.js';
+import type { AddressedTransport, CeMarkSource, SocketAddress } from '../transport/index.js';
 import type { AtpContributor } from './atp-job-layout.js';
 import { ATP_DEFAULT_ELEMENTS, ATP_DEFAULT_WINDOW, ATP_MAX_CONTRIBUTORS, ATP_MAX_POOL, ATP_MAX_WINDOW, integerIn, requireWorldSize } from './atp-limits.js';
 import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
@@ -38,6 +38,12 @@ export interface AtpPsJob {
 export interface AtpParameterServerOptions {
   /** Receives every job's pieces and sends the ACKs. The PS attaches itself as the listener. */
   readonly transport: AddressedTransport;
+  /**
+   * Where CE marks on the pieces' IPv4 headers come from, if anywhere (often
+   * `transport` itself: a UDP wire, or kernel UDP with `observeCe`). A marked
+   * piece's sequence is acknowledged with the ecn bit, as for a piece with it.
+   */
+  readonly ceMarks?: CeMarkSource;
   readonly jobs: readonly AtpPsJob[];
   /** Steps one cover search may take (default 10,000). */
   readonly coverSearchBudget?: number;

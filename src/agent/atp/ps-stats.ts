@@ -32,6 +32,10 @@ export class AtpPsCounters {
   aggregatorMoves = 0;
   /** ACKs of completed sequences sent again to free an aggregator a collision showed still held (docs/atp.md). */
   sweeps = 0;
+  /** Pieces of this job that arrived with CE in their IPv4 header (read on a UDP wire, or by an IPv4 CE observer). */
+  ipCeMarks = 0;
+  /** ACKs sent again with the ecn bit, for a CE mark that came after the sequence's ACK had gone without it. */
+  markedReAcks = 0;
   /** ACK datagrams sent, and sends the transport refused. */
   acksSent = 0;
   ackSendFailures = 0;
