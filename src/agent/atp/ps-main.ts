@@ -13,7 +13,7 @@
  */
 import { ATP_PORTS } from '../../wire/index.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
-import { formatSocketAddress, KernelUdpAddressedTransport, socketAddress, snapshotTransportCounters, type SocketAddress } from '../transport/index.js';
+import { formatSocketAddress, KernelUdpAddressedTransport, socketAddress, snapshotTransportCounters, type Ipv4CeObserverCounters, type SocketAddress } from '../transport/index.js';
 import { REAL_CLOCK, REAL_TIMERS, type AgentClock, type AgentTimers, type CancelTimer } from '../time.js';
 import { layoutAtpJob, type AtpRack } from './atp-job-layout.js';
 import { ATP_DEFAULT_ELEMENTS, ATP_DEFAULT_WINDOW, ATP_MAX_POOL, ATP_MAX_WINDOW } from './atp-limits.js';
@@ -21,7 +21,7 @@ import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
 import { bad, endpoint, integer, optionalInteger, parseValues, positiveNumber, required } from './cli-values.js';
 import { AtpParameterServer } from './parameter-server.js';
 import type { AtpPsStats } from './ps-stats.js';
-import { ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, openAtpWire, parseAtpWire, type AtpWire } from './wire-args.js';
+import { ATP_ECN_IP_USAGE, ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, openAtpWire, parseAtpWire, type AtpWire } from './wire-args.js';
 import { ATP_MAX_CLI_ELEMENTS } from './worker-args.js';
 
 export interface AtpPsMainOptions {
@@ -29,6 +29,8 @@ export interface AtpPsMainOptions {
   readonly listenPort: number;
   /** A UDP wire to a switch port; undefined: the kernel's UDP. */
   readonly wire?: AtpWire;
+  /** Read CE marks on the pieces' IPv4 headers with a raw socket on the kernel's UDP (on a wire they are always read). */
+  readonly ecnIp?: boolean;
   readonly jobId: number;
   readonly poolSize: number;
   /** The job's first aggregator (default 0). */
@@ -49,6 +51,7 @@ export interface AtpPsMainOptions {
 export const ATP_PS_USAGE = `usage: atp-ps --listen ADDR:PORT --job J --pool P --rack ina:ADDR:PORT,… [--rack legacy:ADDR:PORT,…] [options]
   --listen ADDR:PORT    where the PS receives (the address workers send to; port ${ATP_PORTS.first} by convention, 0: any)
 ${ATP_WIRE_USAGE}
+${ATP_ECN_IP_USAGE}
   --job J               job id (1..65535; 0 would read as a free aggregator's tag)
   --pool P              aggregators in the switches' shared pool (1..${ATP_MAX_POOL})
   --pool-base B         the job's part of the pool starts at aggregator B (default 0; a static split), as the workers has it
@@ -66,6 +69,7 @@ ${ATP_WIRE_USAGE}
 
 const OPTIONS = {
   ...ATP_WIRE_OPTIONS,
+  'ecn-ip': { type: 'boolean' },
   listen: { type: 'string' },
   job: { type: 'string' },
   pool: { type: 'string' },
@@ -114,6 +118,7 @@ export function parseAtpPsArgs(argv: readonly string[]): AtpPsMainOptions | unde
     listenAddress: listen.address,
     listenPort: listen.port,
     wire: parseAtpWire(values, { ...listen, option: 'listen' }),
+    ecnIp: values['ecn-ip'] === true,
     jobId: integer(values, 'job', 1, 0xffff),
     poolSize: integer(values, 'pool', 1, ATP_MAX_POOL),
     // The part must end inside the largest pool.
@@ -135,6 +140,8 @@ export interface AtpPsReport {
   readonly listen: string;
   readonly stats: AtpPsStats;
   readonly transport: ReturnType<typeof snapshotTransportCounters>;
+  /** With --ecn-ip on the kernel's UDP: what the IPv4 CE observer saw. */
+  readonly ceObserver?: Ipv4CeObserverCounters;
 }
 
 /** How often a PS with --stop-after looks whether it is done. */
@@ -149,10 +156,13 @@ export async function runAtpPs(
 ): Promise<AtpPsReport> {
   const own = { address: options.listenAddress, port: options.listenPort };
   // On a wire the PS answers everyone with sendTo; its own address stands in for send()'s destination, which it never uses.
-  const transport = options.wire ? await openAtpWire(options.wire, own, own) : await KernelUdpAddressedTransport.open({ localAddress: own.address, localPort: own.port });
+  const transport = options.wire
+    ? await openAtpWire(options.wire, own, own)
+    : await KernelUdpAddressedTransport.open({ localAddress: own.address, localPort: own.port, observeCe: options.ecnIp === true });
   const layout = layoutAtpJob(options.racks);
   const ps = new AtpParameterServer({
     transport,
+    ceMarks: transport,
     closeTransport: true,
     jobs: [
       {
@@ -196,7 +206,9 @@ export async function runAtpPs(
       if (stopAfter !== undefined) cancel = time.timers.schedule(POLL_MS, poll);
       signal?.addEventListener('abort', stop, { once: true });
     });
-    return { jobId: options.jobId, listen, stats: ps.stats, transport: snapshotTransportCounters(transport.counters) };
+    const ceObserver = transport instanceof KernelUdpAddressedTransport ? transport.ceCounters : undefined;
+    const report = { jobId: options.jobId, listen, stats: ps.stats, transport: snapshotTransportCounters(transport.counters) };
+    return ceObserver === undefined ? report : { ...report, ceObserver };
   } finally {
     await ps.close();
   }
@@ -208,7 +220,8 @@ export function formatAtpPsReport(r: AtpPsReport): string {
   return (
     `atp ps (job ${r.jobId}, ${r.listen}): ${s.completed} sequence(s), ${s.completedByOnePiece} summed by the switches, ` +
     `${s.completedInSoftware} by the PS from ${s.piecesSummed} piece(s); ${s.collisionPieces} collided, ${s.resendPieces} resent, ` +
-    `${s.overflowPieces} float piece(s), ${s.aggregatorMoves} aggregator move(s), ${s.reAcks} ACK(s) resent; dropped ${s.duplicatePieces} duplicate(s), ` +
+    `${s.overflowPieces} float piece(s), ${s.ipCeMarks} CE-marked, ${s.aggregatorMoves} aggregator move(s), ${s.reAcks + s.markedReAcks} ACK(s) resent; ` +
+    `dropped ${s.duplicatePieces} duplicate(s), ` +
     `${s.strayDrops} stray, ${s.outOfWindowDrops} out of window, ${s.overLimitDrops} over the piece limit`
   );
 }

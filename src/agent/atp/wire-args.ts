@@ -36,6 +36,9 @@ export const ATP_WIRE_USAGE = `  --transport T         udp (default): the kernel
                         with --peer ADDR:PORT (the switch port's socket) [--wire-local ADDR:PORT (this end's socket)]
                         --mac MAC (this host) --gateway-mac MAC (the ToR: every frame goes to it; no ARP)`;
 
+export const ATP_ECN_IP_USAGE = `  --ecn-ip              read CE in the IPv4 headers of what arrives, a congestion mark like ATP's ecn bit, from any hop
+                        (a raw IP socket beside the UDP one: needs root or CAP_NET_RAW); a wire always reads it`;
+
 function mac(values: Values, name: string): string {
   const raw = required(values, name, 'with --transport wire');
   try {

@@ -10,7 +10,7 @@ import type { AtpPlacement } from './atp-options.js';
 import { checkPlacement } from './atp-options.js';
 import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
 import { bad, endpoint, integer, optionalInteger, parseValues, positiveNumber, required, seed, text } from './cli-values.js';
-import { ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, parseAtpWire, type AtpWire } from './wire-args.js';
+import { ATP_ECN_IP_USAGE, ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, parseAtpWire, type AtpWire } from './wire-args.js';
 
 export interface AtpWorkerMainOptions extends AtpPlacement {
   /** This worker's address and UDP port (with switches on the path, a port in the ATP block). */
@@ -21,6 +21,8 @@ export interface AtpWorkerMainOptions extends AtpPlacement {
   readonly psPort: number;
   /** A UDP wire to a switch port; undefined: the kernel's UDP. */
   readonly wire?: AtpWire;
+  /** Read CE marks on the ACKs' IPv4 headers with a raw socket on the kernel's UDP (on a wire they are always read). */
+  readonly ecnIp?: boolean;
   readonly jobId: number;
   readonly rank: number;
   readonly worldSize: number;
@@ -53,6 +55,7 @@ export const ATP_WORKER_USAGE = `usage: atp-worker --local ADDR:PORT --ps ADDR[:
                         which switches recognise ACKs by)
   --ps ADDR[:PORT]      the parameter server (default port ${ATP_PORTS.first}); every packet goes there
 ${ATP_WIRE_USAGE}
+${ATP_ECN_IP_USAGE}
   --job J               job id (1..65535; 0 would read as a free aggregator's tag)
   --rank R              this worker's rank, 0..N-1
   --workers N           workers in the job (1..${ATP_MAX_WORKERS}): fixes the scale
@@ -79,6 +82,7 @@ ${ATP_WIRE_USAGE}
 
 const OPTIONS = {
   ...ATP_WIRE_OPTIONS,
+  'ecn-ip': { type: 'boolean' },
   local: { type: 'string' },
   ps: { type: 'string' },
   job: { type: 'string' },
@@ -136,6 +140,7 @@ export function parseAtpWorkerArgs(argv: readonly string[]): AtpWorkerMainOption
     psAddress: ps.address,
     psPort: ps.port,
     wire: parseAtpWire(values, { ...local, option: 'local' }),
+    ecnIp: values['ecn-ip'] === true,
     jobId: integer(values, 'job', 1, 0xffff),
     rank: integer(values, 'rank', 0, worldSize - 1),
     worldSize,

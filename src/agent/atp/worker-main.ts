@@ -1,7 +1,8 @@
 /**
  * One ATP worker as a program, for `p4ina agent atp-worker` and the demo:
- * open a kernel UDP socket towards the PS (or a UDP wire to a switch port,
- * `--transport wire`), reduce a seeded tensor
+ * open a kernel UDP socket towards the PS (with `--ecn-ip`, and a raw IP
+ * socket for CE marks), or a UDP wire to a switch port (`--transport wire`,
+ * which reads CE marks itself), reduce a seeded tensor
  * `iterations` times, and report timings, counters and a digest of the result
  * (the same digest on every worker shows the results are identical without
  * shipping them). With `check` it rebuilds every worker's tensor from the
@@ -15,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { compareWithReference, float64Reference } from '../baseline/accuracy.js';
 import { seededTensor } from '../baseline/seeded-tensor.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
-import { KernelUdpTransport, snapshotTransportCounters, type TransportCounters } from '../transport/index.js';
+import { KernelUdpTransport, snapshotTransportCounters, type Ipv4CeObserverCounters, type TransportCounters } from '../transport/index.js';
 import { ATP_LOOPBACK_TIMING, ATP_MININET_TIMING } from './atp-options.js';
 import { atpErrorBound } from './atp-scale.js';
 import type { AtpStats } from './atp-stats.js';
@@ -33,6 +34,8 @@ export interface AtpWorkerReport {
   /** SHA-256 of the last result's bytes. */
   readonly resultSha256: string;
   readonly transport: TransportCounters;
+  /** With --ecn-ip on the kernel's UDP: what the IPv4 CE observer saw. */
+  readonly ceObserver?: Ipv4CeObserverCounters;
   /** With `check`: the largest |result − reference| and how many elements broke the bound. */
   readonly check?: { readonly maxAbsError: number; readonly boundViolations: number };
 }
@@ -44,11 +47,12 @@ export async function runAtpWorker(options: AtpWorkerMainOptions, signal?: Abort
   const ps = { address: options.psAddress, port: options.psPort };
   const transport = options.wire
     ? await openAtpWire(options.wire, own, ps)
-    : await KernelUdpTransport.open({ localAddress: own.address, localPort: own.port, remoteAddress: ps.address, remotePort: ps.port });
+    : await KernelUdpTransport.open({ localAddress: own.address, localPort: own.port, remoteAddress: ps.address, remotePort: ps.port, observeCe: options.ecnIp === true });
   let worker: AtpWorker | undefined;
   try {
     worker = new AtpWorker({
       transport,
+      ceMarks: transport,
       jobId: options.jobId,
       rank: options.rank,
       worldSize: options.worldSize,
@@ -85,6 +89,7 @@ export async function runAtpWorker(options: AtpWorkerMainOptions, signal?: Abort
       iterations,
       resultSha256: createHash('sha256').update(new Uint8Array(result.buffer, result.byteOffset, result.byteLength)).digest('hex'),
       transport: snapshotTransportCounters(transport.counters),
+      ...(transport instanceof KernelUdpTransport && transport.ceCounters !== undefined ? { ceObserver: transport.ceCounters } : {}),
     };
     return options.check ? { ...report, check: checkResult(result, tensor, options, worker.scale.factor) } : report;
   } finally {
@@ -107,12 +112,13 @@ export function formatAtpWorkerReport(report: AtpWorkerReport): string {
   const ms = last?.elapsedMs ?? 0;
   const goodput = last && ms > 0 ? (last.bytes * 8) / (ms * 1e6) : 0;
   const resends = report.iterations.reduce((sum, s) => sum + s.retransmissions, 0);
+  const marks = report.iterations.reduce((sum, s) => sum + s.ecnMarks + s.ipCeMarks + s.duplicateEcnMarks, 0);
   const floats = report.iterations.reduce((sum, s) => sum + s.overflowPackets, 0);
   const window = last ? `, window ${last.window} (${last.windowMin}..${last.windowMax}), RTO ${last.rtoMs.toFixed(1)} ms` : '';
   const check = report.check ? `, max error ${report.check.maxAbsError.toExponential(3)}, ${report.check.boundViolations} over the bound` : '';
   return (
     `atp worker ${report.rank}/${report.worldSize} (job ${report.jobId}): ${report.length} elements × ${report.iterations.length} call(s), ` +
-    `last ${ms.toFixed(1)} ms (${goodput.toFixed(2)} Gbit/s), ${resends} resend(s), ${floats} float packet(s)${window}, result sha256 ${report.resultSha256.slice(0, 16)}…${check}`
+    `last ${ms.toFixed(1)} ms (${goodput.toFixed(2)} Gbit/s), ${resends} resend(s), ${floats} float packet(s), ${marks} ECN mark(s)${window}, result sha256 ${report.resultSha256.slice(0, 16)}…${check}`
   );
 }
 
