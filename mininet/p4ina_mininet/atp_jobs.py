@@ -45,12 +45,15 @@ def atp_commands(node, cli, applied, options):
     if not atp:
         raise ValueError('the controller\'s report has no agent arguments for ATP job %s' % applied.get('id'))
     job = applied['id']
+    # --ecn: the agents also read CE in the IPv4 headers (a raw socket beside the UDP one; the hosts run as root),
+    # so that a mark from any hop counts, not only the ATP ecn bit an ATP switch sets.
+    ecn_ip = ['--ecn-ip'] if options.ecn else []
     tensor = ['--timing', 'mininet', '--length', str(options.tensor // 4), '--seed', job_seed(options.seed, job), '--check', '--json']
     workers = sorted(atp['workers'], key=lambda w: w['rank'])
     return {
         'job': job,
         'level0': atp['level0'],
         'level1': atp.get('level1'),
-        'ps': (atp['ps']['host'], [node, cli, 'agent', 'atp-ps'] + atp['ps']['args'] + ['--json']),
-        'workers': [(w['host'], [node, cli, 'agent', 'atp-worker'] + w['args'] + tensor) for w in workers],
+        'ps': (atp['ps']['host'], [node, cli, 'agent', 'atp-ps'] + atp['ps']['args'] + ecn_ip + ['--json']),
+        'workers': [(w['host'], [node, cli, 'agent', 'atp-worker'] + w['args'] + ecn_ip + tensor) for w in workers],
     }

@@ -3,7 +3,8 @@
 its host's namespace over the kernel's UDP (host.popen).
 
 Every PS listens before any worker starts (a worker's first packets would
-otherwise meet a closed port). Jobs are independent: a worker that fails
+otherwise meet a closed port). Agents that read IPv4 CE (--ecn-ip) get their
+ATP datagrams sent ECN-capable first (ECT_RULES). Jobs are independent: a worker that fails
 stops its own job (the others would only wait for its share), not the
 others; a job whose PS exits early fails too. Once a job's workers are done
 its PS gets SIGTERM and prints its report (its fallback work). One deadline
@@ -11,6 +12,7 @@ covers every job; whatever is still running then is stopped by PID.
 """
 import os
 import select
+import subprocess
 import time
 
 from .agents import stop_all
@@ -18,6 +20,15 @@ from .lifeline import child_popen_kwargs
 
 PS_READY_S = 30.0
 PS_REPORT_S = 10.0
+NFT_TIMEOUT_S = 10
+
+# Agents that read IPv4 CE (--ecn-ip, with --ecn) send their ATP datagrams ECN-capable: hops that follow
+# RFC 3168 (atp.p4's IPv4 marking, Linux's RED) mark CE only on ECT packets. Node's dgram cannot set the TOS
+# byte, so nftables sets ECT(0) in the host's namespace as the datagrams leave (ATP's port block, 0xBF00-0xBF0F).
+ECT_RULES = """table ip p4ina_ect {
+  chain out { type filter hook output priority 0; policy accept; udp dport 48896-48911 ip ecn set ect0; }
+}
+"""
 
 
 class _Job:
@@ -77,6 +88,8 @@ def _poll(job):
 def _finish_ps(job):
     """SIGTERM: the PS stops serving and prints its report as its last line."""
     proc = job.ps
+    if proc is None:
+        return
     if proc.poll() is None:
         proc.terminate()
     try:
@@ -89,17 +102,37 @@ def _finish_ps(job):
         job.failure = 'the parameter server on %s exited with code %s: %s' % (job.command['ps'][0], proc.returncode, err.decode('utf8', 'replace').strip()[-300:])
 
 
+def _send_ect(net, jobs):
+    """ECT(0) on the ATP datagrams of every host whose agents read IPv4 CE; a job on a host where that fails fails."""
+    failed = {}
+    for job in jobs:
+        hosts = [host for host, argv in [job.command['ps']] + job.command['workers'] if '--ecn-ip' in argv]
+        for host in hosts:
+            if host not in failed:
+                proc = net.get(host).popen(['nft', '-f', '-'], stdin=subprocess.PIPE)
+                _, err = proc.communicate(ECT_RULES.encode('ascii'), timeout=NFT_TIMEOUT_S)
+                failed[host] = None if proc.returncode == 0 else err.decode('utf8', 'replace').strip()
+            if failed[host] is not None and job.failure is None:
+                job.failure = '--ecn needs nftables in the hosts to send ATP packets ECN-capable (apt-get install nftables): %s: %s' % (host, failed[host])
+                job.done = True
+
+
 def run_atp_jobs(net, commands, timeout_s, started_pids):
     """commands: atp_jobs.atp_commands(...) per job. Returns per job {job, reports, ps_report, failure}."""
     jobs = [_Job(c) for c in commands]
     try:
+        _send_ect(net, jobs)
         for job in jobs:
+            if job.done:
+                continue
             host, argv = job.command['ps']
             # A lifeline to the runner: the agent stops by itself if the runner dies without its teardown.
             job.ps = net.get(host).popen(argv, **child_popen_kwargs())
             started_pids.append(job.ps.pid)
         ready_by = time.monotonic() + PS_READY_S
         for job in jobs:
+            if job.done:
+                continue
             head, why = _first_line(job.ps, ready_by)
             if why:
                 job.failure = 'the parameter server on %s %s' % (job.command['ps'][0], why)
