@@ -23,7 +23,7 @@ export async function runRing(ctx: DemoRunContext): Promise<DemoRow> {
 }
 
 /** Arguments of `p4ina agent hierarchical-worker` for one rank, given every rank's TCP port and rack. */
-function hierarchicalAgentArgs(rank: number, tcpPorts: readonly number[], racks: readonly string[], run: { length: number; seed: number | string }): string[] {
+export function hierarchicalAgentArgs(rank: number, tcpPorts: readonly number[], racks: readonly string[], run: { length: number; seed: number | string }): string[] {
   return [
     'hierarchical-worker',
     '--rank', String(rank),

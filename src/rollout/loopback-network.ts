@@ -13,6 +13,7 @@ import type { RolloutAlgorithm, RunOutcome } from './rollout-cells.js';
 import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
 import type { RolloutOptions } from './rollout-options.js';
 import { runAtpOnFabric, type FabricRun } from './fabric-atp-run.js';
+import { runHierarchicalOnHosts, runRingOnHosts } from './host-baseline-run.js';
 import type { RolloutNetwork, RolloutRunRequest } from './run-rollout.js';
 
 const PS_HOSTS = 1;
@@ -26,6 +27,8 @@ type FabricRunner = (run: FabricRun) => Promise<RunOutcome>;
 
 const RUNNERS: Partial<Record<RolloutAlgorithm, FabricRunner>> = {
   atp: runAtpOnFabric,
+  ring: runRingOnHosts,
+  hierarchical: runHierarchicalOnHosts,
 };
 
 export class LoopbackRolloutNetwork implements RolloutNetwork {

@@ -27,9 +27,9 @@ interface Cell {
 }
 
 describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
-  test('ATP at every stage of leafspine,racks=2,hosts=2: exact everywhere, the PS alone at stage 0', async () => {
+  test('ATP, hierarchical and ring at every stage of leafspine,racks=2,hosts=2: exact everywhere, the PS alone at stage 0', async () => {
     const plot = path.join(dir, 'rollout.svg');
-    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'leafspine,racks=2,hosts=2,spines=1', '--algorithms', 'atp', '--tensor', '16KiB', '--seed', '5', '--json', '--plot', plot], {
+    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'leafspine,racks=2,hosts=2,spines=1', '--algorithms', 'atp,hierarchical,ring', '--tensor', '16KiB', '--seed', '5', '--json', '--plot', plot], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -45,18 +45,19 @@ describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
     expect(code, err).toBe(0);
     const report = JSON.parse(out) as { tors: number; workers: number; cells: Cell[] };
     expect(report).toMatchObject({ tors: 2, workers: 4 });
-    expect(report.cells.map((c) => [c.stage, c.inaTors.length, c.algorithm, c.exactRuns, c.failures])).toEqual([
-      [0, 0, 'atp', 1, []],
-      [1, 1, 'atp', 1, []],
-      [2, 2, 'atp', 1, []],
-    ]);
+    const algorithms = ['atp', 'hierarchical', 'ring'];
+    expect(report.cells.map((c) => [c.stage, c.inaTors.length, c.algorithm, c.exactRuns, c.failures])).toEqual(
+      [0, 1, 2].flatMap((stage) => algorithms.map((algorithm) => [stage, stage, algorithm, 1, []])),
+    );
+    const atp = report.cells.filter((c) => c.algorithm === 'atp');
     // Nested stages: the ToR upgraded first stays upgraded.
-    expect(report.cells[2]!.inaTors.slice(0, 1)).toEqual(report.cells[1]!.inaTors);
-    expect(report.cells[0]!.runs).toBe('atp (PS only)');
-    expect(report.cells[1]!.runs).toBe('atp (partial INA)');
+    expect(atp[2]!.inaTors.slice(0, 1)).toEqual(atp[1]!.inaTors);
+    expect(atp.map((c) => c.runs)).toEqual(['atp (PS only)', 'atp (partial INA)', 'atp (partial INA)']);
+    // Two racks of two: the planner's racks, the same at every stage.
+    for (const c of report.cells.filter((c) => c.algorithm === 'hierarchical')) expect(c.runs).toMatch(/^hierarchical, 2 racks/);
     const svg = readFileSync(plot, 'utf8');
-    expect(svg.match(/class="point"/g)).toHaveLength(3);
-    expect(err).toContain('rollout: run 3/3');
+    expect(svg.match(/class="point"/g)).toHaveLength(9);
+    expect(err).toContain('rollout: run 9/9');
     // The 4 switches (3 ToRs and the spine) at least, plus the agents seen at progress lines.
     expect(children.size).toBeGreaterThanOrEqual(4);
     for (const pid of children) expect(() => process.kill(pid, 0), `pid ${pid} still running`).toThrow();
