@@ -39,8 +39,10 @@ export interface AtpRunDetails {
   readonly level0: readonly string[];
   readonly level1: string | null;
   readonly ps: AtpPsSummary | undefined;
-  /** Summed over the workers' last calls; undefined when a report lacks them. */
+  /** Summed over the workers' last calls; undefined when a report lacks them. ATP's ecn bit on ACKs: */
   readonly ecnMarks: number | undefined;
+  /** CE in the IPv4 header of ACKs, read with --ecn-ip (0 without it). */
+  readonly ipCeMarks: number | undefined;
   readonly windowHalvings: number | undefined;
   /** The smallest congestion window any worker had. */
   readonly windowMin: number | undefined;
@@ -106,6 +108,7 @@ export function atpRunDetails(info: AtpRunInfo, workerReports: readonly string[]
     level1: info.level1,
     ps: psSummary(info.psReport),
     ecnMarks: sum(lastCallField(workerReports, 'ecnMarks')),
+    ipCeMarks: sum(lastCallField(workerReports, 'ipCeMarks')),
     windowHalvings: sum(lastCallField(workerReports, 'windowHalvings')),
     windowMin: mins === undefined ? undefined : Math.min(...mins),
   };

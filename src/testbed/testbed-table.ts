@@ -19,6 +19,7 @@ const ATP_COLUMNS: readonly Column[] = [
 ];
 const ECN_COLUMNS: readonly Column[] = [
   { title: 'ECN marks', align: 'right' },
+  { title: 'IP CE marks', align: 'right' },
   { title: 'window min', align: 'right' },
 ];
 
@@ -35,7 +36,7 @@ export function formatTestbedTable(rows: readonly DemoRow[], details: readonly (
   const cells = rows.map((row, i): Cell[] => {
     const d = details[i];
     const fallback = d?.ps ? `${d.ps.completedInSoftware}/${d.ps.completed}` : undefined;
-    return [...resultCells(row, rowLabel(row, d, several)), fallback, d?.ps?.collisionPieces, ...(ecn ? [d?.ecnMarks, d?.windowMin] : [])];
+    return [...resultCells(row, rowLabel(row, d, several)), fallback, d?.ps?.collisionPieces, ...(ecn ? [d?.ecnMarks, d?.ipCeMarks, d?.windowMin] : [])];
   });
   const notes = rows.map((r, i) => (r.failure === undefined ? '' : `${rowLabel(r, details[i], several)} failed: ${r.failure}\n`));
   return formatTable(columns, cells) + notes.join('');

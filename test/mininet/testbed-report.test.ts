@@ -88,7 +88,7 @@ describe('testbed results document', () => {
 
 // An ATP worker's report: the demo's fields plus the ATP call's ECN counters (src/agent/atp/atp-stats.ts).
 const atpReport = (rank: number, ecnMarks: number, windowMin: number): string =>
-  `${JSON.stringify({ algorithm: 'atp', rank, resultSha256: sha('c'), iterations: [{ bytes: 1024, elapsedMs: 30 + rank, retransmissions: 1, ecnMarks, windowHalvings: ecnMarks > 0 ? 1 : 0, windowMin }], check: { maxAbsError: 2e-6, boundViolations: 0 } })}\n`;
+  `${JSON.stringify({ algorithm: 'atp', rank, resultSha256: sha('c'), iterations: [{ bytes: 1024, elapsedMs: 30 + rank, retransmissions: 1, ecnMarks, ipCeMarks: 2 * ecnMarks + 1, windowHalvings: ecnMarks > 0 ? 1 : 0, windowMin }], check: { maxAbsError: 2e-6, boundViolations: 0 } })}\n`;
 // The PS's stdout: its listening line, then its report (src/agent/atp/ps-main.ts).
 const psReport = (inSoftware: number, collided: number): string =>
   `{"listening":"10.0.1.5:48896"}\n${JSON.stringify({ jobId: 1, listen: '10.0.1.5:48896', stats: { completed: 16, completedByOnePiece: 16 - inSoftware, completedInSoftware: inSoftware, piecesSummed: 2 * inSoftware, collisionPieces: collided, resendPieces: 0, overflowPieces: 3, level1Aggregates: 0 } })}\n`;
@@ -135,11 +135,11 @@ describe('testbed results document with ATP jobs', () => {
     const text = formatTestbedText(doc, rows);
     expect(text).toContain('  atp: h1, h2; PS ps3');
     expect(text).toContain('ECN: switches mark at 8 packets of egress queue, ports at 10 Mbit/s; no RED in this kernel, so only the switches mark');
-    expect(text).toMatch(/PS summed\s+collisions\s+ECN marks\s+window min\n/);
-    // Marks summed over the workers (3 + 0), the smallest window of any worker (8).
-    expect(text).toMatch(/\natp .* 1\/16\s+0\s+3\s+8\n/);
+    expect(text).toMatch(/PS summed\s+collisions\s+ECN marks\s+IP CE marks\s+window min\n/);
+    // Marks summed over the workers (3 + 0; IPv4 CE 7 + 1), the smallest window of any worker (8).
+    expect(text).toMatch(/\natp .* 1\/16\s+0\s+3\s+8\s+8\n/);
     const json = JSON.parse(formatTestbedJson(doc, rows)) as { runs: { atp: { ecnMarks: number; windowHalvings: number; windowMin: number } }[]; ecn: unknown };
-    expect(json.runs[0]!.atp).toMatchObject({ ecnMarks: 3, windowHalvings: 1, windowMin: 8 });
+    expect(json.runs[0]!.atp).toMatchObject({ ecnMarks: 3, ipCeMarks: 8, windowHalvings: 1, windowMin: 8 });
     expect(json.ecn).toEqual({ threshold: 8, kernelRed: false, bandwidthMbps: 10 });
   });
 
