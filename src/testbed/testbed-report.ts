@@ -6,7 +6,7 @@
  * its levels, its parameter server's work and ECN: atp-run-report.ts).
  */
 import type { DemoAlgorithm, DemoRow } from '../report/demo-results.js';
-import { DEMO_ALGORITHMS, failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
+import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
 import { formatResultsJson } from '../report/results-table.js';
 import { atpRunDetails, parseAtpRunInfo, type AtpRunDetails, type AtpRunInfo } from './atp-run-report.js';
 import { TESTBED_ERROR_CODES, TestbedError } from './testbed-error.js';
@@ -56,7 +56,9 @@ function fail(why: string): never {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-const isAlgorithm = (v: unknown): v is DemoAlgorithm => DEMO_ALGORITHMS.some((a) => a === v);
+/** What mininet/testbed.py runs (ALGORITHMS in its options.py), a subset of the demo's algorithms. */
+const TESTBED_ALGORITHMS: readonly DemoAlgorithm[] = ['switchml', 'atp', 'ps', 'ring'];
+const isAlgorithm = (v: unknown): v is DemoAlgorithm => TESTBED_ALGORITHMS.some((a) => a === v);
 
 /** Checks the document's shape (it crosses a process and a language boundary). */
 export function parseTestbedDocument(text: string): TestbedDocument {
@@ -72,7 +74,7 @@ export function parseTestbedDocument(text: string): TestbedDocument {
   if (typeof doc.seed !== 'number' && typeof doc.seed !== 'string') fail('has no "seed"');
   if (!Array.isArray(doc.runs)) fail('has no "runs" list');
   const runs = doc.runs.map((run: unknown, i): TestbedRun => {
-    if (!isRecord(run) || !isAlgorithm(run.algorithm)) fail(`run ${i} names no algorithm (${DEMO_ALGORITHMS.join(', ')})`);
+    if (!isRecord(run) || !isAlgorithm(run.algorithm)) fail(`run ${i} names no algorithm (${TESTBED_ALGORITHMS.join(', ')})`);
     if (!isStringArray(run.hosts) || !isStringArray(run.reports)) fail(`run ${i} lacks "hosts" or "reports"`);
     if (run.failure !== null && typeof run.failure !== 'string') fail(`run ${i} has a "failure" that is not text`);
     const atp = run.algorithm === 'atp' ? parseAtpRunInfo(run, i) : undefined;
