@@ -46,7 +46,7 @@ const bit<8> RINA_DROP_UNKNOWN_WORKER = 10;
 const bit<8> RINA_DROP_WRONG_SOURCE = 11;
 const bit<8> RINA_DROP_DUPLICATE = 12;
 const bit<8> RINA_DROP_STALE = 13;
-const bit<8> RINA_DROP_EARLY = 14;
+const bit<8> RINA_DROP_EARLY = 14;          /* predecessor data for a round the rack has not opened yet */
 #define RINA_DROP_REASONS 16
 
 /* Indices of ingress.rina.rina_outcomes: what became of the packets not dropped. */
@@ -99,7 +99,6 @@ struct rina_metadata_t {
     bit<16> round_of_packet;    /* the ToR round it belongs to (step, +1 for the predecessor's data) */
     /* The slot copy. */
     bit<32> cell;
-    bit<32> other;              /* the slot's other copy */
     bit<32> value_base;
     bit<32> seen;
     bit<1>  pred_seen;
@@ -109,17 +108,11 @@ struct rina_metadata_t {
     bit<32> round_chunk;
     bit<16> round_segment;
     bit<1>  round_max;
-    bit<32> other_seen;
-    bit<8>  other_epoch;
-    bit<16> other_step;
-    bit<32> other_chunk;
     bit<8>  epoch_age;          /* round_epoch - the packet's epoch, mod 256 */
-    bit<8>  other_age;          /* other_epoch - round_epoch, mod 256 */
     bit<1>  same_round;
     bit<1>  older;
     bit<1>  used;
     bit<1>  has_me;
-    bit<1>  released;           /* the rack is done with the copy's round */
     /* What the packet does. */
     bit<1>  start_round;
     bit<1>  takeover;

@@ -2,9 +2,8 @@
  * RinaRound: what a scatter-reduce packet of a known job, worker or
  * predecessor does to its slot copy (docs/rina.md, "What a scatter-reduce
  * packet does"). RinaTor (rina_aggregation.p4) has checked the packet; this
- * control reads the copy (and the slot's other copy), decides, writes, and
- * turns the packet into what leaves: the member's RING_DATA, a stored
- * result, or nothing. It sets rina.outcome or rina.drop_reason; RinaTor
+ * control reads the copy, decides, writes, and turns the packet into what
+ * leaves: the member's RING_DATA, a stored result, or nothing. It sets rina.outcome or rina.drop_reason; RinaTor
  * counts them.
  *
  * A copy's round is told by its tag (epoch, round, chunk, segment, sum or
@@ -12,10 +11,10 @@
  * then chunk: the order in which every sender of the rack visits a copy.
  * Rack workers open a round in a complete copy only after they have the
  * result of the slot's previous round, so they never destroy a result
- * another worker still needs; the predecessor cannot know that, so its data
- * opens a round only in a copy the rack is done with (`released`: never
- * used, or the slot's other copy holds a later round with every rack
- * worker's bit), and is dropped as early otherwise (it retransmits).
+ * another worker still needs. The predecessor cannot know where the rack
+ * is, so its data never opens a round: it joins the round once a rack
+ * worker has opened it, and is dropped as early before that (its sender
+ * retransmits).
  */
 #ifndef P4INA_RINA_ROUND_P4
 #define P4INA_RINA_ROUND_P4
@@ -89,7 +88,6 @@ control RinaRound(inout headers_t hdr,
 
         if (rina.drop_reason == 0) {
             rina.cell = (((bit<32>)rina.slot_base + (bit<32>)hdr.rina.slot) << 1) | (bit<32>)hdr.rina.set;
-            rina.other = rina.cell ^ 1;
             rina.value_base = rina.cell * RINA_ELEMENTS;
             seen.read(rina.seen, rina.cell);
             pred_seen.read(rina.pred_seen, rina.cell);
@@ -123,30 +121,12 @@ control RinaRound(inout headers_t hdr,
                     rina.has_me = 1;
                 }
             }
-            /* The predecessor may open a round only where the rack is done. */
-            rina.released = 0;
-            if (rina.used == 0) {
-                rina.released = 1;
-            } else if (rina.from_pred == 1) {
-                seen.read(rina.other_seen, rina.other);
-                round_epoch.read(rina.other_epoch, rina.other);
-                round_step.read(rina.other_step, rina.other);
-                round_chunk.read(rina.other_chunk, rina.other);
-                rina.other_age = rina.other_epoch - rina.round_epoch;
-                if ((rina.other_seen & rina.rack_mask) == rina.rack_mask
-                        && ((rina.other_age != 0 && rina.other_age < 128)
-                            || (rina.other_age == 0 && (rina.other_step > rina.round_step
-                                || (rina.other_step == rina.round_step && rina.other_chunk > rina.round_chunk))))) {
-                    rina.released = 1;
-                }
-            }
-
             if (rina.remaining == 0) {
                 if (rina.same_round == 1 && rina.has_me == 1) {
                     rina.answer = 1;
                 } else if (rina.used == 1 && (rina.older == 1 || rina.same_round == 1)) {
                     rina.drop_reason = RINA_DROP_STALE;
-                } else if (rina.from_pred == 0 || rina.released == 1) {
+                } else if (rina.from_pred == 0) {
                     rina.start_round = 1;
                 } else {
                     rina.drop_reason = RINA_DROP_EARLY;
@@ -159,7 +139,7 @@ control RinaRound(inout headers_t hdr,
                 }
             } else if (rina.older == 1) {
                 rina.drop_reason = RINA_DROP_STALE;
-            } else if (rina.from_pred == 0 || rina.released == 1) {
+            } else if (rina.from_pred == 0) {
                 /* Filling a round that cannot be real any more: start over it. */
                 rina.start_round = 1;
                 rina.takeover = 1;

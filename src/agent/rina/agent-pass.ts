@@ -3,10 +3,12 @@
  * a rack worker (RackPass) that also does the ring-facing part
  * (docs/rina.md §3, §4):
  *
- * - A round of its is done when the next member has ACKed the round's
- *   RING_DATA (and, for the last round, its own copy with the values has
- *   come); until then it retransmits its CONTRIBUTION, which makes the ToR
- *   re-emit the stored result.
+ * - Its CONTRIBUTION is retransmitted until its own copy of the round's
+ *   result comes (the ToR re-emits the stored result to it and to the next
+ *   member). It keeps that copy until the next member ACKs it and sends it
+ *   again itself on timeout: its rounds never wait for the next member,
+ *   whose ACK depends on the rest of the ring (a window tied to it would
+ *   close a cycle of waits around the ring).
  * - It ACKs the predecessor's scatter-reduce RING_DATA of step k − 1 once
  *   round k is complete (its copy of the result or the next member's ACK
  *   shows it), and each copy the ToR passes on to it.
@@ -14,7 +16,7 @@
  *   sends it on to the next member as step + 1 (retransmitted until ACKed),
  *   and re-sends it by unicast to rack workers whose ACK does not come.
  */
-import { RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, rinaLength, type RinaPacket } from '../../wire/index.js';
+import { encodeRina, RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, rinaLength, type RinaPacket } from '../../wire/index.js';
 import { OutgoingStream } from './outgoing-stream.js';
 import { mod } from './pass-layout.js';
 import type { PassSpec, RinaWorkerContext } from './pass-run.js';
@@ -36,6 +38,11 @@ export class AgentPass extends RackPass {
   private readonly deliveryBase: number;
   private readonly resendBuf: Buffer;
   private readonly resendView: DataView;
+  /** The rounds' RING_DATA as the ToR emitted it, kept until the next member ACKs it. */
+  private readonly emissions = new Map<number, Buffer>();
+  private readonly emissionAttempts: Uint32Array;
+  private emissionsAcked = 0;
+  private readonly emissionBase: number;
 
   constructor(ctx: RinaWorkerContext, spec: PassSpec) {
     super(ctx, spec);
@@ -62,11 +69,19 @@ export class AgentPass extends RackPass {
     this.deliveryBase = this.rounds.count + forwardCount;
     this.resendBuf = Buffer.alloc(rinaLength(this.layout.elementsPerPacket));
     this.resendView = new DataView(this.resendBuf.buffer, this.resendBuf.byteOffset, this.resendBuf.length);
+    this.emissionAttempts = new Uint32Array(this.rounds.count);
+    this.emissionBase = this.deliveryBase + items;
+    if (R === 1) this.emissionsAcked = this.rounds.count;
   }
 
   protected override roundCompleted(q: number, p: RinaPacket): void {
     this.ackPredecessor(q, p);
-    this.maybeDone(q);
+    this.rounds.done(q);
+    if (this.ringLength === 1 || this.nextAcked[q] === 1) return;
+    const buf = Buffer.alloc(p.byteLength);
+    encodeRina(buf, 0, { ...p, values: p.values.toInt32Array() });
+    this.emissions.set(q, buf);
+    this.deadlines.set(this.emissionBase + q, this.ctx.clock.now() + this.ctx.rtt.waitMs(0));
   }
 
   protected override allGatherArrived(item: number, p: RinaPacket, first: boolean): void {
@@ -100,6 +115,7 @@ export class AgentPass extends RackPass {
 
   protected override dueOther(key: number): void {
     if (key < this.deliveryBase) return this.forwards.expire(key - this.rounds.count);
+    if (key >= this.emissionBase) return this.reemit(key - this.emissionBase);
     const item = key - this.deliveryBase;
     if (this.delivering[item] !== 1) return;
     const { counters, maxRetries, clock, rtt } = this.ctx;
@@ -113,7 +129,7 @@ export class AgentPass extends RackPass {
   }
 
   protected override get othersDone(): boolean {
-    return this.forwards.allDone && this.delivered === this.rackAcked.length;
+    return this.forwards.allDone && this.delivered === this.rackAcked.length && this.emissionsAcked === this.rounds.count;
   }
 
   private fromNext(p: RinaPacket, c: number): boolean {
@@ -148,8 +164,25 @@ export class AgentPass extends RackPass {
   private nextAck(q: number, p: RinaPacket): void {
     if (this.nextAcked[q] === 1) return void this.ctx.counters.duplicates++;
     this.nextAcked[q] = 1;
+    this.emissionsAcked++;
     this.ackPredecessor(q, p);
-    this.maybeDone(q);
+    this.emissions.delete(q);
+    this.deadlines.clear(this.emissionBase + q);
+  }
+
+  /** Round q's RING_DATA went unacknowledged: send the kept copy to the next member again. */
+  private reemit(q: number): void {
+    const buf = this.emissions.get(q);
+    if (buf === undefined || this.nextAcked[q] === 1) return;
+    const { counters, maxRetries, clock, rtt } = this.ctx;
+    counters.timeouts++;
+    if (this.emissionAttempts[q]! >= maxRetries) {
+      return this.fail(this.timeoutError(`round ${Math.floor(q / this.layout.chunks)} chunk ${q % this.layout.chunks}'s RING_DATA to member ${mod(this.position + 1, this.ringLength)}`));
+    }
+    this.emissionAttempts[q]!++;
+    counters.retransmissions++;
+    this.send(this.memberAddress(this.position + 1), buf);
+    this.deadlines.set(this.emissionBase + q, clock.now() + rtt.waitMs(this.emissionAttempts[q]!));
   }
 
   private ackPredecessor(q: number, p: RinaPacket): void {
@@ -157,12 +190,6 @@ export class AgentPass extends RackPass {
     if (k === 0 || this.predAcked[q] === 1) return;
     this.predAcked[q] = 1;
     this.ack(this.memberAddress(this.position - 1), p, RinaPhase.SCATTER_REDUCE, k - 1);
-  }
-
-  private maybeDone(q: number): void {
-    const last = Math.floor(q / this.layout.chunks) === this.ringLength - 1;
-    const done = this.ringLength === 1 ? this.completed[q] === 1 : this.nextAcked[q] === 1 && (!last || this.completed[q] === 1);
-    if (done) this.rounds.done(q);
   }
 
   private forward(f: number, resend: boolean): void {

@@ -86,20 +86,24 @@ describe('copies in order', () => {
   const x = (w: number) => contrib(w, 1, 4, { chunk: 4, set: 0 });
   const xPred = () => predData(0, 4, { chunk: 4, set: 0 });
 
-  it('the predecessor\'s data is early while a rack worker may still need the copy\'s result, and taken once the rack has moved on', async () => {
+  it('the predecessor\'s data is early until a rack worker has opened its round, never opening one itself', async () => {
     for (const w of [0, 1, 2]) send(y(w));
     expect(send(xPred())).toEqual([]);
-    send(z(0));
-    send(z(1));
+    for (const w of [0, 1, 2]) send(z(w));
+    // Even with the rack done with y: the rack's own later rounds (x comes after z) must find the copy free.
     expect(send(xPred())).toEqual([]);
     expect(await dropsSince()).toEqual({ EARLY: 2 });
-    // Every rack worker sent z, so each has y's result: the copy is free.
-    send(z(2));
-    expect(send(xPred())).toEqual([]);
     send(x(0));
+    expect(send(xPred())).toEqual([]);
     send(x(1));
     const out = emitted(send(x(2)));
     expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 104, N)), contribution(9, 4, N)]));
+  });
+
+  it('the predecessor\'s data ahead of the rack in a never used copy is early too', async () => {
+    expect(send(predData(1, 10, { chunk: 10, set: 0 }))).toEqual([]);
+    expect(await dropsSince()).toEqual({ EARLY: 1 });
+    expect(await rig.cell('pred_seen', 20)).toBe(0);
   });
 
   it('a late contribution of an earlier round is dropped as stale; late predecessor data goes on to the agent', async () => {

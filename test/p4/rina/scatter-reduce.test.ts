@@ -43,9 +43,9 @@ describe('a round', () => {
     expect(grew(before, await rig.outcomes())).toEqual({ AGGREGATED: 2, EMITTED: 1 });
   });
 
-  it('round 1 adds the predecessor\'s step-0 data, whichever comes first, and leaves as step 1', () => {
-    expect(send(predData(0, 1))).toEqual([]);
+  it('round 1 adds the predecessor\'s step-0 data, once a rack worker has opened it, and leaves as step 1', () => {
     send(contrib(0, 1, 1));
+    expect(send(predData(0, 1))).toEqual([]);
     send(contrib(2, 1, 1));
     const out = emitted(send(contrib(1, 1, 1)));
     expect(out).toHaveLength(4);
