@@ -19,7 +19,7 @@ import { SeededRandom } from '../util/seeded-random.js';
 
 const LOOPBACK = '127.0.0.1';
 /** Frames queued per direction per event-loop turn before the relay drops them (counted as overflow). */
-const QUEUE_LIMIT = 4096;
+export const QUEUE_LIMIT = 4096;
 
 /** `up`: from the agent to the switch port; `down`: back. */
 export type RelayDirection = 'up' | 'down';

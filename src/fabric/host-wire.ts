@@ -23,7 +23,7 @@ export interface FabricHost {
   /** The agent's socket. */
   readonly localAddress: string;
   readonly localPort: number;
-  /** The ToR port's socket. */
+  /** Where the agent sends: the ToR port's socket, or the relay in front of it when the fabric impairs host links. */
   readonly peerAddress: string;
   readonly peerPort: number;
   /** The ToR's MAC, or undefined for a ToR without an address. */
@@ -44,7 +44,7 @@ export function fabricHosts(topology: Topology, sockets: ReadonlyMap<string, Hos
       localAddress: LOOPBACK,
       localPort: s.agentSocket,
       peerAddress: LOOPBACK,
-      peerPort: s.switchSocket,
+      peerPort: s.agentPeer,
       gatewayMac: topology.switches.get(s.switch)?.macText,
     });
   }

@@ -9,4 +9,6 @@ export { parseTopoShorthand, formatTopoShorthand, MAX_TOPO_COUNT, type TopoShort
 export { shorthandDocument, shorthandTopology, type ShorthandOptions } from './shorthand-topology.js';
 export { forwardSource, legacyProgram, inaProgram, programFromTopology, type FabricProgram } from './fabric-programs.js';
 export { wireArgs, type FabricHost } from './host-wire.js';
-export { LoopbackFabric, type FabricOptions, type FabricSwitch } from './loopback-fabric.js';
+export type { FabricImpairment, HostLinkCounters, LinkCounters, LinkDirection } from './fabric-impairment.js';
+export type { FabricOptions } from './fabric-options.js';
+export { LoopbackFabric, type FabricSwitch } from './loopback-fabric.js';

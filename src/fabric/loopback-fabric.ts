@@ -10,7 +10,9 @@
  *   fabric.wireArgs('p4ih1')           // `--transport wire …` of the ATP agents
  *   const installer = await fabric.controller();   // jobs go through it
  *   await fabric.reprogram('p4it1', legacyProgram());  // a rollout stage
- *   await fabric.close();              // every switch and socket gone
+ *   fabric.setImpairment({ loss: 0.01, seed: 'run-3' });  // with the impairment option: the next run's loss
+ *   fabric.linkCounters()              // what each host link's relay lost, duplicated, reordered
+ *   await fabric.close();              // every switch, relay and socket gone
  *
  * Only one controller can be primary for a switch at a time, so the fabric
  * programs with its own short controller runs and closes the Installers it
@@ -18,40 +20,22 @@
  * programs) and when it closes.
  */
 import type { AtpWire } from '../agent/atp/wire-args.js';
-import { withInaSwitches, type Topology, type TopologySwitch } from '../controller/index.js';
+import { withInaSwitches, type Topology } from '../controller/index.js';
 import { Installer, ProgramCache, type InstallerOptions } from '../controller/install/index.js';
 import { freeUdpPorts } from '../demo/free-ports.js';
 import { moduleLogger, type Logger } from '../log/logger.js';
 import { compilePipeline } from '../p4c/index.js';
 import { builtCliEntry } from '../run/package-paths.js';
 import { FABRIC_ERROR_CODES, FabricError } from './fabric-error.js';
+import { impairs, type FabricImpairment, type HostLinkCounters } from './fabric-impairment.js';
+import type { FabricOptions } from './fabric-options.js';
 import { fabricDeviceIds, fabricTopology, programFromTopology, type FabricProgram } from './fabric-programs.js';
+import { HostRelays } from './host-relays.js';
 import { agentWire, fabricHosts, nextHopMac, wireArgs, type FabricHost } from './host-wire.js';
 import { InProcessSwitches } from './in-process-switches.js';
 import { ProcessSwitches } from './process-switches.js';
 import type { RunningSwitch, SwitchLauncher } from './switch-launch.js';
-import { planWires, socketsNeeded } from './wire-plan.js';
-
-export interface FabricOptions {
-  /** 'process' (default): each switch a `p4ina switch` process of the built CLI; 'in-process': launchSwitch in this process. */
-  readonly mode?: 'process' | 'in-process';
-  /** What each switch runs (default: the topology's program and `ina`, forward.p4 where it names none). */
-  readonly program?: (sw: TopologySwitch) => FabricProgram;
-  /** A pipeline cache to share, e.g. with -D defines (default: p4ina's front end, no defines). */
-  readonly programs?: ProgramCache;
-  /** Distinct free UDP ports on 127.0.0.1 for the wires (default: freeUdpPorts of src/demo). */
-  readonly udpPorts?: (count: number) => Promise<number[]>;
-  /** The built `p4ina` entry the switch processes run (default dist/src/cli/main.js of this package). */
-  readonly cliEntry?: string;
-  /** How long a switch process may take to start (default 30 s). */
-  readonly startTimeoutMs?: number;
-  /** Deadline of each of the controller's RPCs (default 30 s). */
-  readonly rpcTimeoutMs?: number;
-  /** The controller's logger (default module "fabric", at LOG_LEVEL or warn). */
-  readonly logger?: Logger;
-  /** Aborting it stops a start in progress (FABRIC_INTERRUPTED, nothing left running) or closes a fabric that is up. */
-  readonly signal?: AbortSignal;
-}
+import { planWires, socketsNeeded, throughRelays } from './wire-plan.js';
 
 export interface FabricSwitch {
   readonly name: string;
@@ -93,6 +77,7 @@ export class LoopbackFabric {
     private readonly running: ReadonlyMap<string, RunningSwitch>,
     private readonly deviceIds: ReadonlyMap<string, number>,
     private readonly hostWires: ReadonlyMap<string, FabricHost>,
+    private readonly relays: HostRelays | undefined,
     private readonly programs: ProgramCache,
     private readonly options: FabricOptions,
     topology: Topology,
@@ -113,8 +98,9 @@ export class LoopbackFabric {
   /**
    * Starts every switch of `topology` and programs it. Throws FabricError,
    * ControllerError (an INA switch without an address) or InstallError (a
-   * program that does not compile, a switch that cannot be programmed);
-   * whatever it started is stopped first.
+   * program that does not compile, a switch that cannot be programmed),
+   * and RangeError or TypeError for an impairment out of range (before any
+   * switch starts); whatever it started is stopped first.
    */
   static async start(topology: Topology, options: FabricOptions = {}): Promise<LoopbackFabric> {
     const signal = options.signal;
@@ -125,12 +111,15 @@ export class LoopbackFabric {
     const programs = options.programs ?? new ProgramCache({ compiler: compilePipeline });
     // Compiled before anything starts: a program that does not compile leaves nothing to clean up.
     for (const [name, p] of programsBySwitch) programs.pipelineFor(p.program, name);
-    const wires = planWires(topology, await (options.udpPorts ?? freeUdpPorts)(socketsNeeded(topology)));
-    const deviceIds = fabricDeviceIds(topology);
     const launcher: SwitchLauncher =
       options.mode === 'in-process'
         ? new InProcessSwitches()
         : new ProcessSwitches({ cliEntry: options.cliEntry ?? builtCliEntry(), startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS });
+    const ports = await (options.udpPorts ?? freeUdpPorts)(socketsNeeded(topology));
+    const planned = planWires(topology, ports);
+    const relays = options.impairment === undefined ? undefined : await HostRelays.open(planned.hosts, options.impairment, ports);
+    const wires = relays ? throughRelays(planned, relays.ends) : planned;
+    const deviceIds = fabricDeviceIds(topology);
     try {
       const launches = [...topology.switches.values()].map((sw) =>
         launcher.launch({ name: sw.name, deviceId: deviceIds.get(sw.name)!, ports: wires.switchPorts.get(sw.name)!, cpuPort: sw.cpuPort }, signal),
@@ -141,7 +130,7 @@ export class LoopbackFabric {
       interrupted(signal, 'the switches were starting');
       const running = new Map(settled.map((s) => (s as PromiseFulfilledResult<RunningSwitch>).value).map((r) => [r.name, r]));
       const programmed = fabricTopology(topology, addresses(running, deviceIds), programsBySwitch);
-      const fabric = new LoopbackFabric(launcher, running, deviceIds, fabricHosts(programmed, wires.hosts), programs, options, programmed, programsBySwitch);
+      const fabric = new LoopbackFabric(launcher, running, deviceIds, fabricHosts(programmed, wires.hosts), relays, programs, options, programmed, programsBySwitch);
       try {
         await fabric.programAll(programmed);
         interrupted(signal, 'the switches were being programmed');
@@ -154,6 +143,7 @@ export class LoopbackFabric {
       return fabric;
     } catch (err) {
       await launcher.close();
+      await relays?.close();
       throw err;
     }
   }
@@ -236,12 +226,36 @@ export class LoopbackFabric {
     this.programsBySwitch = programsBySwitch;
   }
 
-  /** Stops every controller, switch and socket of the fabric; the same promise on every call. */
+  /**
+   * The impairment of every host link from now on (the `impairment` option's
+   * relays): every stream starts afresh from its seed and the counters from
+   * zero, so a run after setImpairment(x) meets the same pattern as any other
+   * run after setImpairment(x). Throws RangeError (a probability outside
+   * 0..1) or TypeError (a seed neither an integer nor a string) and changes
+   * nothing; throws Error on a fabric started without the option unless the
+   * impairment changes no frame (then there is nothing to do).
+   */
+  setImpairment(impairment: FabricImpairment): void {
+    this.checkOpen('setImpairment');
+    if (this.relays) this.relays.set(impairment);
+    else if (impairs(impairment)) throw new Error('LoopbackFabric.setImpairment: the fabric has no relays; start it with the impairment option (loss 0 will do) to impair it later');
+  }
+
+  /**
+   * What each host link's relay did (by host; `up` from the agent to the ToR,
+   * `down` back) since the impairment was last set; empty without relays.
+   */
+  linkCounters(): Map<string, HostLinkCounters> {
+    return this.relays?.counters() ?? new Map();
+  }
+
+  /** Stops every controller, switch, relay and socket of the fabric; the same promise on every call. */
   close(): Promise<void> {
     this.closed ??= (async () => {
       this.options.signal?.removeEventListener('abort', this.onAbort);
       await this.closeControllers();
       await this.launcher.close();
+      await this.relays?.close();
     })();
     return this.closed;
   }

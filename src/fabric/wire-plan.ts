@@ -2,10 +2,12 @@
  * Every cable of a topology as a UDP wire on 127.0.0.1 (design §3, loopback
  * mode): a link takes two sockets, one per end, and each end sends to the
  * other's. A host's end is its agent's socket; a switch's end is the
- * `PORT@udp:127.0.0.1:LOCAL:127.0.0.1:PEER` port of `p4ina switch`. Pure:
+ * `PORT@udp:127.0.0.1:LOCAL:127.0.0.1:PEER` port of `p4ina switch`. A host's
+ * cable may have a relay in the middle (throughRelays). Pure:
  * the sockets' port numbers come from the caller.
  */
 import type { LinkEnd, Topology } from '../controller/index.js';
+import type { RelayEnds } from '../demo/impaired-relay.js';
 
 export const LOOPBACK = '127.0.0.1';
 
@@ -26,6 +28,8 @@ export interface HostSockets {
   readonly port: number;
   readonly agentSocket: number;
   readonly switchSocket: number;
+  /** Where the agent sends: the ToR port's socket, or the relay in the middle of the cable. */
+  readonly agentPeer: number;
 }
 
 export interface WirePlan {
@@ -52,9 +56,24 @@ export function planWires(topology: Topology, sockets: readonly number[]): WireP
     for (const [j, [end, local]] of ends.entries()) {
       const [other, peer] = ends[1 - j]!;
       if (end.kind === 'switch') switchPorts.get(end.node)!.push({ port: end.port, local, peer, bandwidthMbps: link.bandwidthMbps });
-      else hosts.set(end.node, { switch: other.node, port: other.port, agentSocket: local, switchSocket: peer });
+      else hosts.set(end.node, { switch: other.node, port: other.port, agentSocket: local, switchSocket: peer, agentPeer: peer });
     }
   });
+  return { switchPorts, hosts };
+}
+
+/** The plan with a relay in the middle of each host's cable that `relays` names: both ends send to it. */
+export function throughRelays(plan: WirePlan, relays: ReadonlyMap<string, RelayEnds>): WirePlan {
+  const hosts = new Map(plan.hosts);
+  const switchPorts = new Map([...plan.switchPorts].map(([name, ports]) => [name, [...ports]]));
+  for (const [host, relay] of relays) {
+    const s = plan.hosts.get(host);
+    if (!s) throw new Error(`throughRelays: the plan has no host ${host}`);
+    hosts.set(host, { ...s, agentPeer: relay.agentFacingPort });
+    const ports = switchPorts.get(s.switch)!;
+    const i = ports.findIndex((p) => p.port === s.port);
+    ports[i] = { ...ports[i]!, peer: relay.switchFacingPort };
+  }
   return { switchPorts, hosts };
 }
 

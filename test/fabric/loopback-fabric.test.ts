@@ -5,7 +5,8 @@
 // addressing the shorthand implies (derived here, not read from the
 // fabric): the destination's MAC and the last ToR's as the frame's, the
 // hosts' IPs and ports, and one TTL less per switch on the path (each
-// routes). Then reprogramming, a switch that dies, an interrupted start.
+// routes), also through relays on the host links. Then reprogramming, a
+// switch that dies, an interrupted start.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -102,6 +103,14 @@ describe.each(['in-process', 'process'] as const)('the loopback fabric, switches
     const fabric = await start('single,hosts=3', {}, { mode });
     expect(fabric.switches().map((s) => s.name)).toEqual(['p4is1']);
     await expectAllPairs(fabric, 3, 3);
+  }, 180_000);
+
+  test.skipIf(needsBuild)('single,hosts=3 with a relay on every host link (an impairment that changes nothing): the same traffic, each relay counted its host’s frames', async () => {
+    const fabric = await start('single,hosts=3', {}, { mode, impairment: { loss: 0, seed: 1 } });
+    await expectAllPairs(fabric, 3, 3);
+    // Each host sent one datagram to each of the two others and was sent one by each.
+    const none = { lost: 0, overflowed: 0, duplicated: 0, reordered: 0 };
+    for (const name of fabric.hosts.keys()) expect(fabric.linkCounters().get(name)).toEqual({ up: { received: 2, ...none }, down: { received: 2, ...none } });
   }, 180_000);
 });
 

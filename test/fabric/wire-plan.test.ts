@@ -1,6 +1,6 @@
 // The fabric's cabling on paper: every link two sockets, each end's the
 // other's peer (a host's end is its agent's socket, a switch's end its
-// port's), and the `p4ina switch` command line of each switch as the
+// port's; with a relay in a host's cable, both ends send to it), and the `p4ina switch` command line of each switch as the
 // switch's own parser reads it (ports, device id, rates from the links'
 // bandwidth, no program, a CPU port after --); and a host's end as the ATP
 // agents' `--transport wire` options, read back by their own parser.
@@ -11,7 +11,7 @@ import { parseSwitchArgs } from '../../src/cli/switch-command.js';
 import { parseTopology } from '../../src/controller/index.js';
 import { wireArgs } from '../../src/fabric/index.js';
 import { switchArgs } from '../../src/fabric/process-switches.js';
-import { planWires, socketsNeeded } from '../../src/fabric/wire-plan.js';
+import { planWires, socketsNeeded, throughRelays } from '../../src/fabric/wire-plan.js';
 
 const topology = parseTopology({
   hosts: { h1: { ip: '10.0.1.1/24', mac: '08:00:00:00:01:01' }, h2: { ip: '10.0.2.1/24', mac: '08:00:00:00:02:01' } },
@@ -29,9 +29,9 @@ describe('the wire plan', () => {
 
   test('two sockets a link; each end sends to the other', () => {
     expect(socketsNeeded(topology)).toBe(6);
-    expect(plan.hosts.get('h1')).toEqual({ switch: 's1', port: 1, agentSocket: 101, switchSocket: 102 });
+    expect(plan.hosts.get('h1')).toEqual({ switch: 's1', port: 1, agentSocket: 101, switchSocket: 102, agentPeer: 102 });
     // Link 2 is written switch first: the switch's end is the first socket.
-    expect(plan.hosts.get('h2')).toEqual({ switch: 's2', port: 7, agentSocket: 104, switchSocket: 103 });
+    expect(plan.hosts.get('h2')).toEqual({ switch: 's2', port: 7, agentSocket: 104, switchSocket: 103, agentPeer: 103 });
     expect(plan.switchPorts.get('s1')).toEqual([
       { port: 1, local: 102, peer: 101, bandwidthMbps: undefined },
       { port: 3, local: 105, peer: 106, bandwidthMbps: 20 },
@@ -40,6 +40,19 @@ describe('the wire plan', () => {
       { port: 7, local: 103, peer: 104, bandwidthMbps: 2.5 },
       { port: 4, local: 106, peer: 105, bandwidthMbps: 20 },
     ]);
+  });
+
+  test('a relay in the middle of h2’s cable: h2’s agent and s2’s port 7 send to it, everything else as before', () => {
+    const relayed = throughRelays(plan, new Map([['h2', { agentFacingPort: 201, switchFacingPort: 202 }]]));
+    expect(relayed.hosts.get('h1')).toEqual(plan.hosts.get('h1'));
+    expect(relayed.hosts.get('h2')).toEqual({ switch: 's2', port: 7, agentSocket: 104, switchSocket: 103, agentPeer: 201 });
+    expect(relayed.switchPorts.get('s1')).toEqual(plan.switchPorts.get('s1'));
+    expect(relayed.switchPorts.get('s2')).toEqual([
+      { port: 7, local: 103, peer: 202, bandwidthMbps: 2.5 },
+      { port: 4, local: 106, peer: 105, bandwidthMbps: 20 },
+    ]);
+    // The plan it started from is left as it was.
+    expect(plan.switchPorts.get('s2')![0]!.peer).toBe(104);
   });
 
   test('too few sockets is a programming error', () => {
