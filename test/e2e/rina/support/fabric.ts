@@ -5,13 +5,15 @@
  * per host and one per switch-to-switch link. INA ToRs run p4/rina_tor.p4,
  * the others p4/forward.p4. The switches start empty; the real controller
  * (Installer over gRPC) pushes the pipelines and installs forwarding; the
- * job's Rina entries are written by rina-install.ts. `topology` is what the
- * controller reads.
+ * job's Rina entries are written by rina-job.ts. `topology` is what the
+ * controller reads. With impairments, an ImpairedRelay (the demo's) sits in
+ * the middle of every host's wire, both directions seeded.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { UdpWireTransport } from '../../../../src/agent/transport/index.js';
+import { ImpairedRelay, type RelayImpairments } from '../../../../src/demo/impaired-relay.js';
 import { parseTopology, type Topology } from '../../../../src/controller/index.js';
 import { Installer, ProgramCache } from '../../../../src/controller/install/index.js';
 import { compilePipeline } from '../../../../src/p4c/index.js';
@@ -49,8 +51,14 @@ interface HostWire {
   readonly ip: string;
   readonly mac: string;
   readonly agentSocket: number;
-  readonly switchSocket: number;
+  /** The socket the agent's wire talks to: the switch port's, or the relay's. */
+  readonly peerSocket: number;
   readonly gatewayMac: string;
+}
+
+export interface FabricFaults {
+  readonly seed: number | string;
+  readonly impairments: RelayImpairments;
 }
 
 const switchAddress = (i: number) => ({ ip: `10.0.${200 + i}.254`, mac: `02:00:00:00:${(0xc0 + i).toString(16)}:fe` });
@@ -62,9 +70,10 @@ export class Fabric {
     readonly topology: Topology,
     private readonly wires: ReadonlyMap<string, HostWire>,
     private readonly launched: readonly LaunchedSwitch[],
+    readonly relays: readonly ImpairedRelay[],
   ) {}
 
-  static async start(spec: FabricSpec): Promise<Fabric> {
+  static async start(spec: FabricSpec, faults?: FabricFaults): Promise<Fabric> {
     const sockets = await testUdpPorts(2 * (spec.hosts.length + spec.links.length));
     const take = (): number => sockets.shift()!;
     const ports = new Map<string, string[]>(spec.switches.map((s) => [s.name, []]));
@@ -72,6 +81,7 @@ export class Fabric {
     const wires = new Map<string, HostWire>();
     const hostJson: Record<string, unknown> = {};
     const links: { nodes: string[] }[] = [];
+    const relays: ImpairedRelay[] = [];
     for (const h of spec.hosts) {
       const rack = torIndex.get(h.switch)!;
       const n = spec.hosts.filter((o) => o.switch === h.switch).indexOf(h) + 1;
@@ -79,8 +89,10 @@ export class Fabric {
       const mac = `02:00:00:00:0${rack}:0${n}`;
       const agentSocket = take();
       const switchSocket = take();
-      ports.get(h.switch)!.push(`${h.port}@udp:127.0.0.1:${switchSocket}:127.0.0.1:${agentSocket}`);
-      wires.set(h.name, { ip, mac, agentSocket, switchSocket, gatewayMac: switchAddress(spec.switches.findIndex((s) => s.name === h.switch)).mac });
+      const relay = faults && (await ImpairedRelay.open({ wire: h.name, agentPort: agentSocket, switchPort: switchSocket, seed: faults.seed, up: faults.impairments, down: faults.impairments }));
+      if (relay) relays.push(relay);
+      ports.get(h.switch)!.push(`${h.port}@udp:127.0.0.1:${switchSocket}:127.0.0.1:${relay ? relay.switchFacingPort : agentSocket}`);
+      wires.set(h.name, { ip, mac, agentSocket, peerSocket: relay ? relay.agentFacingPort : switchSocket, gatewayMac: switchAddress(spec.switches.findIndex((s) => s.name === h.switch)).mac });
       hostJson[h.name] = { ip: `${ip}/24`, mac };
       links.push({ nodes: [h.name, `${h.switch}-p${h.port}`] });
     }
@@ -95,7 +107,7 @@ export class Fabric {
     try {
       for (const [i, s] of spec.switches.entries()) launched.push(await launchSwitch({ deviceId: i, ports: ports.get(s.name)!, server: { address: '127.0.0.1:0' } }));
     } catch (err) {
-      await Promise.allSettled(launched.map((l) => l.stop()));
+      await Promise.allSettled([...launched.map((l) => l.stop()), ...relays.map((r) => r.close())]);
       throw err;
     }
     const topology = parseTopology({
@@ -109,7 +121,7 @@ export class Fabric {
       ),
       links,
     });
-    return new Fabric(topology, wires, launched);
+    return new Fabric(topology, wires, launched, relays);
   }
 
   /** A controller run: connects to every switch, pushing pipelines, and installs forwarding. */
@@ -125,7 +137,7 @@ export class Fabric {
     const w = this.wires.get(host);
     if (!w) throw new Error(`no host ${host} in the fabric`);
     return UdpWireTransport.open({
-      localPort: w.agentSocket, peerPort: w.switchSocket,
+      localPort: w.agentSocket, peerPort: w.peerSocket,
       host: { mac: w.mac, ip: w.ip, udpPort }, remote: { mac: w.gatewayMac, ip: w.ip, udpPort },
     });
   }
@@ -133,5 +145,6 @@ export class Fabric {
   async close(): Promise<void> {
     await Promise.allSettled(this.installers.splice(0).map((i) => i.close()));
     await Promise.allSettled(this.launched.map((l) => l.stop()));
+    await Promise.allSettled(this.relays.map((r) => r.close()));
   }
 }
