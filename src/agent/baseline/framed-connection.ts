@@ -17,8 +17,15 @@ import { asBaselineError, BASELINE_ERROR_CODES, BaselineError, isBaselineErrorCo
 import { FrameDecoder } from './frame-decoder.js';
 import { encodeError, type ErrorFrame, type Frame } from './frame.js';
 
-/** How long a closing socket may take to flush before it is destroyed. */
+/**
+ * How long a closing socket may take before it is destroyed: 1 s plus its
+ * queued bytes at 1 Mbit/s (a 1 MiB result on a slow link still arrives),
+ * at most a minute (a peer that stopped reading). Node cannot tell how much
+ * of a queued write has left, so the bound is set once, at close.
+ */
 const CLOSE_GRACE_MS = 1000;
+const SLOWEST_LINK_BYTES_PER_MS = 125;
+const MAX_CLOSE_GRACE_MS = 60_000;
 
 const log = moduleLogger('agent.baseline.connection');
 
@@ -176,7 +183,8 @@ export class FramedConnection {
 
   private destroyAfterGrace(): void {
     if (this.graceTimer) return;
-    this.graceTimer = setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS);
+    const graceMs = Math.min(MAX_CLOSE_GRACE_MS, CLOSE_GRACE_MS + this.socket.writableLength / SLOWEST_LINK_BYTES_PER_MS);
+    this.graceTimer = setTimeout(() => this.socket.destroy(), graceMs);
     this.graceTimer.unref();
   }
 
