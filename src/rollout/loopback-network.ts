@@ -51,7 +51,8 @@ export class LoopbackRolloutNetwork implements RolloutNetwork {
     if (psHost === undefined) throw new Error('the shorthand topology has no parameter-server host');
     let fabric: LoopbackFabric;
     try {
-      fabric = await LoopbackFabric.start(topology, { program: () => legacyProgram(), signal });
+      // Relays on every host link, so that --loss can be set per run (seeded by the run) and counted.
+      fabric = await LoopbackFabric.start(topology, { program: () => legacyProgram(), signal, impairment: { loss: options.loss, seed: String(options.seed) } });
     } catch (err) {
       if (signal.aborted) throw new RolloutError(ROLLOUT_ERROR_CODES.interrupted, 'interrupted while the fabric was starting', { cause: err });
       throw new RolloutError(ROLLOUT_ERROR_CODES.network, `the loopback fabric did not start: ${(err as Error).message}`, { cause: err });
@@ -69,7 +70,9 @@ export class LoopbackRolloutNetwork implements RolloutNetwork {
     for (const sw of this.fabric.topology.switches.values()) programs.set(sw.name, ina.has(sw.name) ? inaProgram(source!) : legacyProgram());
     const changed = new Map([...programs].filter(([name, p]) => !samePrograms(this.fabric.switches().find((s) => s.name === name)!.program, p)));
     if (changed.size) await this.fabric.reprogramAll(changed);
-    return runner({
+    // The same loss pattern for every algorithm of a (stage, repeat): a fair comparison.
+    this.fabric.setImpairment({ loss: this.options.loss, seed: `${this.options.seed}/${request.stage.count}/${request.repeat}` });
+    const outcome = await runner({
       fabric: this.fabric,
       group: this.group,
       cliEntry: builtCliEntry(),
@@ -80,6 +83,10 @@ export class LoopbackRolloutNetwork implements RolloutNetwork {
       timeoutMs: this.options.runTimeoutS * 1000,
       signal,
     });
+    if (this.options.loss === 0 || !outcome.runs || outcome.runs.includes('not through the switches')) return outcome;
+    let lost = 0;
+    for (const c of this.fabric.linkCounters().values()) lost += c.up.lost + c.down.lost;
+    return { ...outcome, framesLost: lost };
   }
 
   async close(): Promise<void> {

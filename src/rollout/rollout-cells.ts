@@ -17,6 +17,8 @@ export interface RunOutcome {
   /** What the planner made of the request at this stage (e.g. rina → ring with no INA rack). */
   readonly runs: string | undefined;
   readonly failure: string | undefined;
+  /** Frames the network's seeded loss dropped during the run (undefined: no loss, or not through the lossy links). */
+  readonly framesLost?: number;
 }
 
 export interface RolloutCell {
@@ -34,6 +36,8 @@ export interface RolloutCell {
   /** Repeats that worked and were exact. */
   readonly exactRuns: number;
   readonly failures: readonly string[];
+  /** Mean per repeat of the frames the seeded loss dropped; undefined when nothing was lossy. */
+  readonly framesLost: number | undefined;
 }
 
 function median(values: readonly number[]): number | undefined {
@@ -47,6 +51,7 @@ export function summariseCell(stage: number, inaTors: readonly string[], algorit
   const worked = outcomes.filter((o) => o.failure === undefined && o.timeMs !== undefined);
   const timeMs = median(worked.map((o) => o.timeMs!));
   const retrans = worked.map((o) => o.retransmissions).filter((r): r is number => r !== undefined);
+  const lost = outcomes.map((o) => o.framesLost).filter((l): l is number => l !== undefined);
   return {
     stage,
     inaTors,
@@ -58,6 +63,7 @@ export function summariseCell(stage: number, inaTors: readonly string[], algorit
     retransmissions: retrans.length ? retrans.reduce((a, b) => a + b, 0) / retrans.length : undefined,
     exactRuns: worked.filter((o) => o.exact === true).length,
     failures: outcomes.flatMap((o) => (o.failure === undefined ? [] : [o.failure])),
+    framesLost: lost.length ? lost.reduce((a, b) => a + b, 0) / lost.length : undefined,
   };
 }
 

@@ -33,7 +33,8 @@ function exactText(cell: RolloutCell): string {
 }
 
 export function formatRolloutTable(report: RolloutReport): string {
-  const columns = ['stage', 'INA ToRs', 'algorithm', 'runs', 'time (ms)', 'goodput (Mbit/s)', 'vs ring', 'retransmissions', 'exact', 'failure'];
+  const lossy = report.loss > 0;
+  const columns = ['stage', 'INA ToRs', 'algorithm', 'runs', 'time (ms)', 'goodput (Mbit/s)', 'vs ring', 'retransmissions', ...(lossy ? ['frames lost'] : []), 'exact', 'failure'];
   const rows: Cell[][] = report.cells.map((c) => {
     const ring = ringGoodput(report, c.stage);
     return [
@@ -45,6 +46,7 @@ export function formatRolloutTable(report: RolloutReport): string {
       c.goodputMbps,
       c.goodputMbps !== undefined && ring ? Number((c.goodputMbps / ring).toFixed(2)) : undefined,
       c.retransmissions === undefined ? undefined : Math.round(c.retransmissions),
+      ...(lossy ? [c.framesLost === undefined ? undefined : Math.round(c.framesLost)] : []),
       exactText(c),
       c.failures[0] === undefined ? '' : `${c.failures.length}× ${c.failures[0]}`,
     ];

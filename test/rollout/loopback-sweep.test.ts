@@ -62,4 +62,21 @@ describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
     expect(children.size).toBeGreaterThanOrEqual(4);
     for (const pid of children) expect(() => process.kill(pid, 0), `pid ${pid} still running`).toThrow();
   }, 240_000);
+
+  test('with --loss the ATP run loses frames on the host links and is still exact', async () => {
+    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'leafspine,racks=2,hosts=1,spines=1', '--algorithms', 'atp', '--stages', '1', '--tensor', '16KiB', '--loss', '0.05', '--json', '--no-plot'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, err).toBe(0);
+    const [cell] = (JSON.parse(out) as { cells: (Cell & { framesLost: number; retransmissions: number })[] }).cells;
+    expect(cell).toMatchObject({ stage: 1, algorithm: 'atp', exactRuns: 1, failures: [] });
+    // Two workers of 64 packets each, their ACKs and the PS's traffic: 5% of several hundred frames.
+    expect(cell!.framesLost).toBeGreaterThan(0);
+    expect(cell!.retransmissions).toBeGreaterThan(0);
+  }, 240_000);
 });
