@@ -11,7 +11,7 @@
  * ACKed, each copy; only the first is used. The pass is done when every
  * chunk of the result is in and every packet sent was ACKed.
  */
-import { RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, type RinaPacket } from '../../wire/index.js';
+import { rinaChunkIndex, RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, type RinaPacket } from '../../wire/index.js';
 import { OutgoingStream } from './outgoing-stream.js';
 import { mod } from './pass-layout.js';
 import { PassRun, type PassSpec, type RinaWorkerContext } from './pass-run.js';
@@ -117,7 +117,7 @@ export class AutonomousPass extends PassRun {
 
   /** The chunk index of a packet of this pass, or −1. */
   private chunkOf(p: RinaPacket): number {
-    const c = p.chunk & 0xff_ffff;
+    const c = rinaChunkIndex(p.chunk);
     return c < this.layout.chunks && p.segment < this.ringLength ? c : -1;
   }
 

@@ -9,7 +9,7 @@
  * agent. The agent (worker 0) does more (AgentPass, its subclass): a round
  * of its is done only when the next member has ACKed the round's RING_DATA.
  */
-import { RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, rinaLength, type RinaPacket } from '../../wire/index.js';
+import { rinaChunkIndex, RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, rinaLength, type RinaPacket } from '../../wire/index.js';
 import { OutgoingStream } from './outgoing-stream.js';
 import { mod } from './pass-layout.js';
 import { PassRun, type PassSpec, type RinaWorkerContext } from './pass-run.js';
@@ -45,7 +45,7 @@ export class RackPass extends PassRun {
   }
 
   protected receive(p: RinaPacket): void {
-    const c = p.chunk & 0xff_ffff;
+    const c = rinaChunkIndex(p.chunk);
     if (c >= this.layout.chunks || p.step > this.ringLength - 1) return void this.ctx.counters.ignored++;
     const pred = mod(this.position - 1, this.ringLength);
     if (p.messageType === RinaMessageType.RING_DATA && p.senderRank === this.position) this.result(p, c);

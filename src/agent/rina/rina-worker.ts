@@ -21,7 +21,7 @@
  *   transport only with `closeTransport`.
  */
 import { moduleLogger } from '../../log/logger.js';
-import { decodeRina } from '../../wire/index.js';
+import { decodeRina, rinaChunkEpoch } from '../../wire/index.js';
 import type { AllReduce, AllReduceCallOptions, AllReduceResult } from '../allreduce.js';
 import { ScaleTable } from '../switchml/quantisation.js';
 import { RttEstimator } from '../switchml/rtt-estimator.js';
@@ -154,7 +154,7 @@ export class RinaWorker implements AllReduce<RinaStats> {
       counters.ignored++;
       return;
     }
-    const age = (this.epoch - (p.chunk >>> 24)) & 0xff;
+    const age = (this.epoch - rinaChunkEpoch(p.chunk)) & 0xff;
     if (age === 0 && this.pass) this.pass.deliver(p);
     else if ((age === 0 || age === 255) && arrived && this.early.length < EARLY_LIMIT) this.early.push(Buffer.from(buf.subarray(offset, offset + length)));
     else if (age === 0 || age >= 128 || !this.stale.answer(p)) counters.ignored++;

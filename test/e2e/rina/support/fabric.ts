@@ -142,6 +142,13 @@ export class Fabric {
     });
   }
 
+  /** The flags of `p4ina agent rina-worker --transport wire` for the host's wire. */
+  wireArgs(host: string): string[] {
+    const w = this.wires.get(host);
+    if (!w) throw new Error(`no host ${host} in the fabric`);
+    return ['--transport', 'wire', '--peer', `127.0.0.1:${w.peerSocket}`, '--wire-local', `127.0.0.1:${w.agentSocket}`, '--mac', w.mac, '--gateway-mac', w.gatewayMac];
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled(this.installers.splice(0).map((i) => i.close()));
     await Promise.allSettled(this.launched.map((l) => l.stop()));

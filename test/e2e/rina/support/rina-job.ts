@@ -13,9 +13,9 @@ import type { RinaStats } from '../../../../src/agent/rina/rina-stats.js';
 import { socketAddress, type UdpWireTransport } from '../../../../src/agent/transport/index.js';
 import { defineJob, type JobSpec, type RolloutPlan } from '../../../../src/controller/index.js';
 import type { Installer } from '../../../../src/controller/install/index.js';
-import { rinaSwitchEntries } from '../../../../src/controller/install/rina-entries.js';
+import { rinaCellResets, rinaSwitchEntries } from '../../../../src/controller/install/rina-entries.js';
 import { ipv4ToText } from '../../../../src/wire/index.js';
-import { counter, insert } from '../../../../src/p4runtime/index.js';
+import { counter, insert, modify } from '../../../../src/p4runtime/index.js';
 import type { Fabric } from './fabric.js';
 import { VALUES } from './fabric.js';
 
@@ -25,13 +25,19 @@ export function rinaJob(id: number, hosts: readonly string[], poolSize: number):
   return defineJob({ id, algorithm: 'rina', workers: hosts.map((host, rank) => ({ rank, host, udpPort: RINA_PORT + rank })), poolSize, elementsPerPacket: VALUES });
 }
 
-/** Writes the job's entries at every INA ToR of the plan: group, rewrites, workers, then the job. */
+/**
+ * Writes the job's entries at every INA ToR of the plan: group, rewrites,
+ * workers, the job's cells cleared (p4ina's switch takes register writes;
+ * docs/rina.md, "What the controller installs"), then the job.
+ */
 export async function installRina(installer: Installer, spec: JobSpec, plan: RolloutPlan, slotBase = 0): Promise<void> {
   for (const [i, point] of plan.aggregationPoints.entries()) {
-    const e = rinaSwitchEntries(installer.topology, spec, plan, point.switch, { slotBase, slots: spec.poolSize, multicastGroup: 0x100 + spec.id * 8 + i });
+    const allocation = { slotBase, slots: spec.poolSize, multicastGroup: 0x100 + spec.id * 8 + i };
+    const e = rinaSwitchEntries(installer.topology, spec, plan, point.switch, allocation);
     const session = installer.sessions.get(point.switch)!;
     await session.write([insert(e.group)]);
     await session.write([...e.rewrites.map(insert), ...e.workers.map(insert)]);
+    await session.write(rinaCellResets(allocation).map(modify));
     await session.write([insert(e.job)]);
   }
 }
