@@ -8,6 +8,7 @@ import { atpWorkerCommand } from '../agent/atp/worker-main.js';
 import { hierarchicalWorkerMain } from '../agent/baseline/hierarchical-worker-main.js';
 import { psMain } from '../agent/baseline/ps-main.js';
 import { ringWorkerMain } from '../agent/baseline/ring-worker-main.js';
+import { rinaWorkerCommand } from '../agent/rina/worker-main.js';
 import { CONSOLE_IO, type MainIo } from '../agent/baseline/worker-process.js';
 import { switchMlWorkerCommand } from '../agent/switchml/worker-main.js';
 
@@ -24,6 +25,7 @@ kinds:
   ps-worker    a worker of the PS baseline (TCP)
   hierarchical-worker
                a hierarchical AllReduce worker over TCP (reduce in the rack, ring among rack leaders, broadcast)
+  rina-worker  a Rina worker: ring AllReduce in which INA racks are single members (UDP or a UDP wire)
 
 Run "p4ina agent <kind> --help" for the kind's options.
 `;
@@ -39,6 +41,7 @@ export const AGENT_KINDS: Readonly<Record<string, AgentMain>> = {
   'ps-server': (argv, io, signal) => psMain(['--role', 'server', ...withoutRole(argv)], io, signal),
   'ps-worker': (argv, io, signal) => psMain(['--role', 'worker', ...withoutRole(argv)], io, signal),
   'hierarchical-worker': (argv, io, signal) => hierarchicalWorkerMain(argv, io, signal),
+  'rina-worker': (argv, io, signal) => rinaWorkerCommand(argv, io, signal),
 };
 
 /** The kind already fixes the role; a --role given anyway would contradict or repeat it. */

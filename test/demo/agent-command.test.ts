@@ -18,8 +18,8 @@ async function freeTcpPort(): Promise<number> {
 }
 
 describe('p4ina agent', () => {
-  test('the seven kinds', () => {
-    expect(Object.keys(AGENT_KINDS)).toEqual(['switchml', 'atp-worker', 'atp-ps', 'ring', 'ps-server', 'ps-worker', 'hierarchical-worker']);
+  test('the eight kinds', () => {
+    expect(Object.keys(AGENT_KINDS)).toEqual(['switchml', 'atp-worker', 'atp-ps', 'ring', 'ps-server', 'ps-worker', 'hierarchical-worker', 'rina-worker']);
   });
 
   test('--help: 0 and the kinds on stdout; nothing: 2 and the usage on stderr', async () => {
@@ -34,7 +34,7 @@ describe('p4ina agent', () => {
   test('an unknown kind is 2, naming the kinds', async () => {
     const c = capture();
     expect(await runAgent(['switchm'], c.io)).toBe(2);
-    expect(c.err[0]).toBe('p4ina agent: unknown kind "switchm"; choose one of switchml, atp-worker, atp-ps, ring, ps-server, ps-worker, hierarchical-worker');
+    expect(c.err[0]).toBe('p4ina agent: unknown kind "switchm"; choose one of switchml, atp-worker, atp-ps, ring, ps-server, ps-worker, hierarchical-worker, rina-worker');
     expect(await runAgent(['toString'], capture().io)).toBe(2);
   });
 
