@@ -23,7 +23,7 @@ describe('ATP job specs', () => {
   test('defaults: the whole shipped pool, 64 values, 100 window positions, R = 213, no marking, 1 s reclaim', () => {
     const job = parseJobSpec(atpJson());
     expect(job).toMatchObject({ poolSize: 4096, elementsPerPacket: 64, timeouts: DEFAULT_TIMEOUTS, fallback: 'ring' });
-    expect(job.atp).toEqual({ window: 100, initialWindow: undefined, valueRange: 213, ecnThreshold: undefined, reclaimMs: 1000 });
+    expect(job.atp).toEqual({ window: 100, initialWindow: undefined, valueRange: 213, ecnThreshold: undefined, reclaimMs: 1000, poolBase: 0 });
   });
 
   test('the atp object in JSON and in TypeScript gives the same spec', () => {
@@ -41,7 +41,7 @@ describe('ATP job specs', () => {
       atp: { window: 64, initialWindow: 8, valueRange: 256.5, ecnThreshold: 40, reclaimMs: 5000 },
     });
     expect(ts).toEqual(json);
-    expect(json.atp).toEqual({ window: 64, initialWindow: 8, valueRange: 256.5, ecnThreshold: 40, reclaimMs: 5000 });
+    expect(json.atp).toEqual({ window: 64, initialWindow: 8, valueRange: 256.5, ecnThreshold: 40, reclaimMs: 5000, poolBase: 0 });
     expect(json.poolSize).toBe(65536);
   });
 

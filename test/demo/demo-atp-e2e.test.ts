@@ -132,7 +132,7 @@ describe.runIf(built)('p4ina demo --algorithm atp through the built switch and a
   test('a bad --algorithm is refused before anything starts (exit 2, the usage)', async () => {
     const { code, stderr } = await run([CLI, 'demo', '--algorithm', 'atp,sharp']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^p4ina demo: --algorithm takes a comma-separated list of switchml, atp, ps, ring; "sharp" is not one/);
+    expect(stderr).toMatch(/^p4ina demo: --algorithm takes a comma-separated list of switchml, atp, ps, hierarchical, ring; "sharp" is not one/);
     expect(stderr).toContain('usage: p4ina demo');
   }, 60_000);
 });
