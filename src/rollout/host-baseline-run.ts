@@ -15,7 +15,7 @@ import type { RunOutcome } from './rollout-cells.js';
 import type { FabricRun } from './fabric-atp-run.js';
 import { runOutcome } from './worker-outcomes.js';
 
-const OFF_FABRIC = 'TCP on 127.0.0.1, not through the switches';
+const OFF_FABRIC = 'TCP on 127.0.0.1, off the switches';
 
 export async function runRingOnHosts(run: FabricRun): Promise<RunOutcome> {
   const ports = await freeTcpPorts(run.workers.length);

@@ -8,11 +8,12 @@
  */
 import { ChildGroup } from '../demo/child-group.js';
 import { inaProgram, LoopbackFabric, legacyProgram, shorthandTopology, type FabricProgram } from '../fabric/index.js';
-import { atpSource, builtCliEntry } from '../run/package-paths.js';
+import { atpSource, builtCliEntry, switchMlSource } from '../run/package-paths.js';
 import type { RolloutAlgorithm, RunOutcome } from './rollout-cells.js';
 import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
 import type { RolloutOptions } from './rollout-options.js';
 import { runAtpOnFabric, type FabricRun } from './fabric-atp-run.js';
+import { runSwitchMlOnFabric } from './fabric-switchml-run.js';
 import { runHierarchicalOnHosts, runRingOnHosts } from './host-baseline-run.js';
 import type { RolloutNetwork, RolloutRunRequest } from './run-rollout.js';
 
@@ -20,7 +21,9 @@ const PS_HOSTS = 1;
 
 /** The P4 program an algorithm's INA ToRs run; undefined for host-only algorithms. */
 function inaSourceOf(algorithm: RolloutAlgorithm): string | undefined {
-  return algorithm === 'atp' ? atpSource() : undefined;
+  if (algorithm === 'atp') return atpSource();
+  if (algorithm === 'switchml') return switchMlSource();
+  return undefined;
 }
 
 type FabricRunner = (run: FabricRun) => Promise<RunOutcome>;
@@ -29,6 +32,7 @@ const RUNNERS: Partial<Record<RolloutAlgorithm, FabricRunner>> = {
   atp: runAtpOnFabric,
   ring: runRingOnHosts,
   hierarchical: runHierarchicalOnHosts,
+  switchml: runSwitchMlOnFabric,
 };
 
 export class LoopbackRolloutNetwork implements RolloutNetwork {
@@ -83,7 +87,7 @@ export class LoopbackRolloutNetwork implements RolloutNetwork {
       timeoutMs: this.options.runTimeoutS * 1000,
       signal,
     });
-    if (this.options.loss === 0 || !outcome.runs || outcome.runs.includes('not through the switches')) return outcome;
+    if (this.options.loss === 0 || !outcome.runs || outcome.runs.includes('off the switches')) return outcome;
     let lost = 0;
     for (const c of this.fabric.linkCounters().values()) lost += c.up.lost + c.down.lost;
     return { ...outcome, framesLost: lost };

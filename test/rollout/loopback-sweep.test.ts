@@ -79,4 +79,21 @@ describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
     expect(cell!.framesLost).toBeGreaterThan(0);
     expect(cell!.retransmissions).toBeGreaterThan(0);
   }, 240_000);
+
+  test('SwitchML on a single switch: the ring fallback at stage 0, the switch aggregating at stage 1, both exact', async () => {
+    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'single,hosts=2', '--algorithms', 'switchml', '--tensor', '16KiB', '--json', '--no-plot'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, err).toBe(0);
+    const cells = (JSON.parse(out) as { cells: Cell[] }).cells;
+    expect(cells.map((c) => [c.stage, c.exactRuns, c.failures])).toEqual([
+      [0, 1, []],
+      [1, 1, []],
+    ]);
+    expect(cells[0]!.runs).toMatch(/^ring as fallback, no INA switch on every path/);
+    expect(cells[1]!.runs).toBe('switchml at p4is1');
+  }, 240_000);
 });
