@@ -8,11 +8,12 @@
  */
 import { ChildGroup } from '../demo/child-group.js';
 import { inaProgram, LoopbackFabric, legacyProgram, shorthandTopology, type FabricProgram } from '../fabric/index.js';
-import { atpSource, builtCliEntry, switchMlSource } from '../run/package-paths.js';
+import { atpSource, builtCliEntry, rinaSource, switchMlSource } from '../run/package-paths.js';
 import type { RolloutAlgorithm, RunOutcome } from './rollout-cells.js';
 import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
 import type { RolloutOptions } from './rollout-options.js';
 import { runAtpOnFabric, type FabricRun } from './fabric-atp-run.js';
+import { runRinaOnFabric } from './fabric-rina-run.js';
 import { runSwitchMlOnFabric } from './fabric-switchml-run.js';
 import { runHierarchicalOnHosts, runRingOnHosts } from './host-baseline-run.js';
 import type { RolloutNetwork, RolloutRunRequest } from './run-rollout.js';
@@ -23,6 +24,7 @@ const PS_HOSTS = 1;
 function inaSourceOf(algorithm: RolloutAlgorithm): string | undefined {
   if (algorithm === 'atp') return atpSource();
   if (algorithm === 'switchml') return switchMlSource();
+  if (algorithm === 'rina') return rinaSource();
   return undefined;
 }
 
@@ -33,6 +35,7 @@ const RUNNERS: Partial<Record<RolloutAlgorithm, FabricRunner>> = {
   ring: runRingOnHosts,
   hierarchical: runHierarchicalOnHosts,
   switchml: runSwitchMlOnFabric,
+  rina: runRinaOnFabric,
 };
 
 export class LoopbackRolloutNetwork implements RolloutNetwork {

@@ -45,3 +45,8 @@ export function switchMlSource(root = packageRoot()): string {
 export function atpSource(root = packageRoot()): string {
   return path.join(root, 'p4', 'atp.p4');
 }
+
+/** Rina's ToR program, which `p4ina rollout` gives a stage's INA ToRs. */
+export function rinaSource(root = packageRoot()): string {
+  return path.join(root, 'p4', 'rina_tor.p4');
+}

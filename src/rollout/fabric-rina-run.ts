@@ -1,0 +1,61 @@
+/**
+ * One Rina run on the loopback fabric: the controller plans the ring for the
+ * stage (an INA rack is one member whose agent is its lowest rank; the other
+ * workers are members of their own) and installs the job at the INA ToRs,
+ * then one `p4ina agent rina-worker --transport wire` per worker with the
+ * ring from the plan. With no INA rack the plan is a plain ring of
+ * autonomous workers, over the same agents and through the same switches.
+ */
+import { placeInPlan } from '../agent/rina/ring-config.js';
+import { defineJob, type JobSpec } from '../controller/index.js';
+import { runWorkers } from '../demo/worker-runs.js';
+import { ipv4ToText, RINA_PORTS } from '../wire/index.js';
+import type { RunOutcome } from './rollout-cells.js';
+import type { FabricRun } from './fabric-atp-run.js';
+import { runOutcome } from './worker-outcomes.js';
+
+const JOB_ID = 4;
+/** Slots per INA ToR: each member's window of packets. */
+const POOL = 64;
+
+export function rinaRolloutJob(workers: readonly string[]): JobSpec {
+  return defineJob({ id: JOB_ID, name: 'rollout-rina', algorithm: 'rina', workers: workers.map((host, rank) => ({ rank, host, udpPort: RINA_PORTS.first + 1 })), poolSize: POOL });
+}
+
+export async function runRinaOnFabric(run: FabricRun): Promise<RunOutcome> {
+  const spec = rinaRolloutJob(run.workers);
+  const installer = await run.fabric.controller();
+  try {
+    const plan = installer.planFor(spec);
+    const installed = plan.aggregationPoints.length > 0;
+    if (installed) await installer.setupJob(spec, plan);
+    try {
+      const address = (rank: number): string => `${ipv4ToText(run.fabric.topology.hosts.get(plan.workers[rank]!.host)!.ip)}:${spec.workers[rank]!.udpPort}`;
+      const members = plan.ring!.flatMap((m) => ['--member', `${m.kind}:${m.ranks.map(address).join(',')}`]);
+      const argv = spec.workers.map((w) => {
+        const place = placeInPlan(plan.ring!, w.rank);
+        return [
+          'rina-worker',
+          ...members,
+          '--position', String(place.position),
+          '--worker-id', String(place.workerId),
+          '--rank', String(w.rank),
+          ...run.fabric.wireArgs(plan.workers[w.rank]!.host),
+          '--job', String(JOB_ID),
+          '--pool', String(POOL),
+          '--length', String(run.elements),
+          '--seed', String(run.seed),
+          '--check',
+          '--json',
+        ];
+      });
+      const outcomes = await runWorkers(run.group, { label: 'rollout-rina', cliEntry: run.cliEntry, argvByRank: argv, timeoutMs: run.timeoutMs, signal: run.signal });
+      const racks = plan.ring!.filter((m) => m.kind === 'rack').length;
+      return runOutcome(racks ? `rina, ring of ${plan.ring!.length} (${racks} INA rack${racks > 1 ? 's' : ''})` : `rina = ring of ${plan.ring!.length} (UDP, through the switches)`, outcomes);
+    } finally {
+      if (installed) await installer.teardownJob(spec.id);
+    }
+  } finally {
+    await installer.close();
+  }
+}
