@@ -4,7 +4,9 @@
  * workers are members of their own) and installs the job at the INA ToRs,
  * then one `p4ina agent rina-worker --transport wire` per worker with the
  * ring from the plan. With no INA rack the plan is a plain ring of
- * autonomous workers, over the same agents and through the same switches.
+ * autonomous workers, over the same agents and through the same switches:
+ * that is also how the sweep runs `ring` on loopback, so that ring, Rina and
+ * ATP cross the same emulated switches (TCP cannot cross the UDP wires).
  */
 import { placeInPlan } from '../agent/rina/ring-config.js';
 import { defineJob, type JobSpec } from '../controller/index.js';
@@ -18,12 +20,21 @@ const JOB_ID = 4;
 /** Slots per INA ToR: each member's window of packets. */
 const POOL = 64;
 
-export function rinaRolloutJob(workers: readonly string[]): JobSpec {
-  return defineJob({ id: JOB_ID, name: 'rollout-rina', algorithm: 'rina', workers: workers.map((host, rank) => ({ rank, host, udpPort: RINA_PORTS.first + 1 })), poolSize: POOL });
+function ringJob(algorithm: 'rina' | 'ring', workers: readonly string[]): JobSpec {
+  return defineJob({ id: JOB_ID, name: `rollout-${algorithm}`, algorithm, workers: workers.map((host, rank) => ({ rank, host, udpPort: RINA_PORTS.first + 1 })), poolSize: POOL });
 }
 
-export async function runRinaOnFabric(run: FabricRun): Promise<RunOutcome> {
-  const spec = rinaRolloutJob(run.workers);
+export function runRinaOnFabric(run: FabricRun): Promise<RunOutcome> {
+  return runRingOfAgents(run, 'rina');
+}
+
+/** Ring AllReduce as Rina's autonomous members: UDP with ACKs and retransmission, through the fabric. */
+export function runUdpRingOnFabric(run: FabricRun): Promise<RunOutcome> {
+  return runRingOfAgents(run, 'ring');
+}
+
+async function runRingOfAgents(run: FabricRun, algorithm: 'rina' | 'ring'): Promise<RunOutcome> {
+  const spec = ringJob(algorithm, run.workers);
   const installer = await run.fabric.controller();
   try {
     const plan = installer.planFor(spec);
@@ -51,7 +62,8 @@ export async function runRinaOnFabric(run: FabricRun): Promise<RunOutcome> {
       });
       const outcomes = await runWorkers(run.group, { label: 'rollout-rina', cliEntry: run.cliEntry, argvByRank: argv, timeoutMs: run.timeoutMs, signal: run.signal });
       const racks = plan.ring!.filter((m) => m.kind === 'rack').length;
-      return runOutcome(racks ? `rina, ring of ${plan.ring!.length} (${racks} INA rack${racks > 1 ? 's' : ''})` : `rina = ring of ${plan.ring!.length} (UDP, through the switches)`, outcomes);
+      const what = racks ? `rina, ring of ${plan.ring!.length} (${racks} INA rack${racks > 1 ? 's' : ''})` : `${algorithm === 'rina' ? 'rina = ' : ''}ring of ${plan.ring!.length} (UDP, through the switches)`;
+      return runOutcome(what, outcomes);
     } finally {
       if (installed) await installer.teardownJob(spec.id);
     }

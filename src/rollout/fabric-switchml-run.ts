@@ -10,7 +10,7 @@ import { runWorkers } from '../demo/worker-runs.js';
 import { SWITCHML_DEFAULT_ELEMENTS, SWITCHML_PORTS } from '../wire/index.js';
 import type { RunOutcome } from './rollout-cells.js';
 import type { FabricRun } from './fabric-atp-run.js';
-import { runRingOnHosts } from './host-baseline-run.js';
+import { runUdpRingOnFabric } from './fabric-rina-run.js';
 import { runOutcome } from './worker-outcomes.js';
 
 const JOB_ID = 3;
@@ -31,8 +31,8 @@ export async function runSwitchMlOnFabric(run: FabricRun): Promise<RunOutcome> {
     const plan = installer.planFor(spec);
     const point = plan.aggregationPoints[0];
     if (plan.runs !== 'switchml' || point === undefined) {
-      const ring = await runRingOnHosts(run);
-      return { ...ring, runs: `${plan.runs} as fallback, no INA switch on every path (${ring.runs?.replace(/^ring \((.*)\)$/, '$1')})` };
+      const ring = await runUdpRingOnFabric(run);
+      return { ...ring, runs: `${plan.runs} as fallback, no INA switch on every path: ${ring.runs}` };
     }
     await installer.setupJob(spec, plan);
     try {

@@ -4,7 +4,9 @@
  * parameter-server host in a rack of its own (as the Mininet testbed has
  * it). For each run the stage's ToRs get the algorithm's INA program and
  * every other switch forward.p4 (only switches whose program changes are
- * pushed), then the algorithm runs through the fabric.
+ * pushed), then the algorithm runs through the fabric: ring as UDP ring
+ * members (fabric-rina-run.ts); only hierarchical, a TCP baseline, runs on
+ * 127.0.0.1 beside it.
  */
 import { ChildGroup } from '../demo/child-group.js';
 import { inaProgram, LoopbackFabric, legacyProgram, shorthandTopology, type FabricProgram } from '../fabric/index.js';
@@ -13,9 +15,9 @@ import type { RolloutAlgorithm, RunOutcome } from './rollout-cells.js';
 import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
 import type { RolloutOptions } from './rollout-options.js';
 import { runAtpOnFabric, type FabricRun } from './fabric-atp-run.js';
-import { runRinaOnFabric } from './fabric-rina-run.js';
+import { runRinaOnFabric, runUdpRingOnFabric } from './fabric-rina-run.js';
 import { runSwitchMlOnFabric } from './fabric-switchml-run.js';
-import { runHierarchicalOnHosts, runRingOnHosts } from './host-baseline-run.js';
+import { runHierarchicalOnHosts } from './host-baseline-run.js';
 import type { RolloutNetwork, RolloutRunRequest } from './run-rollout.js';
 
 const PS_HOSTS = 1;
@@ -32,7 +34,7 @@ type FabricRunner = (run: FabricRun) => Promise<RunOutcome>;
 
 const RUNNERS: Partial<Record<RolloutAlgorithm, FabricRunner>> = {
   atp: runAtpOnFabric,
-  ring: runRingOnHosts,
+  ring: runUdpRingOnFabric,
   hierarchical: runHierarchicalOnHosts,
   switchml: runSwitchMlOnFabric,
   rina: runRinaOnFabric,
