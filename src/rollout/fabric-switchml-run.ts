@@ -27,13 +27,21 @@ export async function runSwitchMlOnFabric(run: FabricRun): Promise<RunOutcome> {
     elementsPerPacket: SWITCHML_DEFAULT_ELEMENTS,
   });
   const installer = await run.fabric.controller();
+  let plan;
   try {
-    const plan = installer.planFor(spec);
-    const point = plan.aggregationPoints[0];
-    if (plan.runs !== 'switchml' || point === undefined) {
-      const ring = await runUdpRingOnFabric(run);
-      return { ...ring, runs: `${plan.runs} as fallback, no INA switch on every path: ${ring.runs}` };
-    }
+    plan = installer.planFor(spec);
+  } catch (err) {
+    await installer.close();
+    throw err;
+  }
+  const point = plan.aggregationPoints[0];
+  if (plan.runs !== 'switchml' || point === undefined) {
+    // The fallback's own controller takes the switches (one primary per election id).
+    await installer.close();
+    const ring = await runUdpRingOnFabric(run);
+    return { ...ring, runs: `${plan.runs} as fallback, no INA switch on every path: ${ring.runs}` };
+  }
+  try {
     await installer.setupJob(spec, plan);
     try {
       const sw = run.fabric.topology.switches.get(point.switch)!;
