@@ -16,7 +16,7 @@
  * switchml_aggregation.p4: the rack workers' seen bitmap, a flag for the
  * predecessor's data, a countdown, the round's tag (epoch, round, chunk,
  * segment, sum or max) and RINA_ELEMENTS values. Rounds of one copy come in
- * order of (epoch mod 256, round, chunk), so a late packet of an earlier
+ * order of (epoch mod 256, chunk, round), so a late packet of an earlier
  * round is told from a new one; the first contribution of a round writes,
  * later ones add (or keep the maximum). A retransmission for a complete
  * round is answered from the copy; one for a round still filling is dropped.

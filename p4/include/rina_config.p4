@@ -59,6 +59,7 @@ const bit<32> RINA_OUTCOME_RACK_MULTICAST = 6; /* all-gather data for the agent:
 const bit<32> RINA_OUTCOME_TAKEOVER = 7;      /* started its round over a copy filling another one; also counted as 1 or 2 */
 const bit<32> RINA_OUTCOME_NO_JOB = 8;        /* no rina_jobs entry: forwarded */
 const bit<32> RINA_OUTCOME_PASSING = 9;       /* an ACK, or RING_DATA for another host: forwarded */
+const bit<32> RINA_OUTCOME_STASHED = 10;      /* the predecessor's data for a round not opened yet: kept in the copy's stash */
 #define RINA_OUTCOMES 16
 
 /* What egress does with the replicas of a multicast (meta.rina.copies). */
@@ -113,6 +114,20 @@ struct rina_metadata_t {
     bit<1>  older;
     bit<1>  used;
     bit<1>  has_me;
+    bit<1>  released;           /* the predecessor may open its round here */
+    bit<32> other_seen;         /* the slot's other copy */
+    bit<8>  other_epoch;
+    bit<16> other_step;
+    bit<32> other_chunk;
+    bit<1>  stash_full;         /* the copy's stash as this packet found it */
+    bit<8>  stash_epoch;
+    bit<16> stash_step;
+    bit<32> stash_chunk;
+    bit<8>  stash_age;          /* round_epoch - stash_epoch, mod 256 */
+    bit<1>  stash_same;         /* the stash holds this packet's round */
+    bit<1>  stash_free;         /* empty, or holding a round the copy has passed */
+    bit<1>  stash;              /* this predecessor packet goes into the stash */
+    bit<1>  unstash;            /* the stash joins the round this packet opens */
     /* What the packet does. */
     bit<1>  start_round;
     bit<1>  takeover;

@@ -7,14 +7,16 @@
  * counts them.
  *
  * A copy's round is told by its tag (epoch, round, chunk, segment, sum or
- * max). "Older" orders rounds by epoch (1..127 behind, mod 256), then round,
- * then chunk: the order in which every sender of the rack visits a copy.
+ * max). "Older" orders rounds by epoch (1..127 behind, mod 256), then chunk,
+ * then round: the order in which the rack's workers visit a copy (chunks in
+ * groups of the window, a group round by round: docs/rina.md §1).
  * Rack workers open a round in a complete copy only after they have the
  * result of the slot's previous round, so they never destroy a result
- * another worker still needs. The predecessor cannot know where the rack
- * is, so its data never opens a round: it joins the round once a rack
- * worker has opened it, and is dropped as early before that (its sender
- * retransmits).
+ * another worker still needs, and in order. The predecessor cannot know
+ * where the rack is: its data joins a round a rack worker opened, and opens
+ * round k itself only when the slot's other copy holds round k − 1 of the
+ * chunk with every rack worker's bit (`released`); before that it is
+ * dropped as early (its sender retransmits).
  */
 #ifndef P4INA_RINA_ROUND_P4
 #define P4INA_RINA_ROUND_P4
@@ -26,27 +28,7 @@
 #include "forwarding.p4"
 #include "rina_config.p4"
 #include "rina_values.p4"
-
-/* Per value i. Registers hold the int32 values as bit<32>: two's complement
- * addition gives the same bits; the signed maximum compares with the sign
- * bit flipped. */
-#define RINA_STORE_VALUE(i) \
-    values.write(rina.value_base + i, (bit<32>)hdr.rina_values[i].value);
-#define RINA_ADD_VALUE(i) \
-    values.read(rina.scratch, rina.value_base + i); \
-    rina.scratch = rina.scratch + (bit<32>)hdr.rina_values[i].value; \
-    values.write(rina.value_base + i, rina.scratch); \
-    hdr.rina_values[i].value = (int<32>)rina.scratch;
-#define RINA_MAX_VALUE(i) \
-    values.read(rina.scratch, rina.value_base + i); \
-    if ((rina.scratch ^ 32w0x80000000) > ((bit<32>)hdr.rina_values[i].value ^ 32w0x80000000)) { \
-        hdr.rina_values[i].value = (int<32>)rina.scratch; \
-    } else { \
-        values.write(rina.value_base + i, (bit<32>)hdr.rina_values[i].value); \
-    }
-#define RINA_LOAD_VALUE(i) \
-    values.read(rina.scratch, rina.value_base + i); \
-    hdr.rina_values[i].value = (int<32>)rina.scratch;
+#include "rina_value_ops.p4"
 
 control RinaRound(inout headers_t hdr,
                   inout rina_metadata_t rina,
@@ -61,6 +43,12 @@ control RinaRound(inout headers_t hdr,
     register<bit<16>>(RINA_CELLS) round_segment;
     register<bit<1>>(RINA_CELLS) round_max;
     register<bit<32>>(RINA_CELLS * RINA_ELEMENTS) values;
+    /* The predecessor's data for a round the rack has not opened yet, one per copy. */
+    register<bit<1>>(RINA_CELLS) stash_full;
+    register<bit<8>>(RINA_CELLS) stash_epoch;
+    register<bit<16>>(RINA_CELLS) stash_step;
+    register<bit<32>>(RINA_CELLS) stash_chunk;
+    register<bit<32>>(RINA_CELLS * RINA_ELEMENTS) stash_values;
 
     apply {
         rina.start_round = 0;
@@ -68,6 +56,8 @@ control RinaRound(inout headers_t hdr,
         rina.join = 0;
         rina.answer = 0;
         rina.to_agent = 0;
+        rina.stash = 0;
+        rina.unstash = 0;
         rina.max_mode = 0;
         if (hdr.rina.exponent == RINA_EXPONENT_PASS) {
             rina.max_mode = 1;
@@ -106,8 +96,8 @@ control RinaRound(inout headers_t hdr,
             }
             rina.older = 0;
             if ((rina.epoch_age != 0 && rina.epoch_age < 128)
-                    || (rina.epoch_age == 0 && (rina.round_of_packet < rina.round_step
-                        || (rina.round_of_packet == rina.round_step && (bit<32>)hdr.rina.chunk < rina.round_chunk)))) {
+                    || (rina.epoch_age == 0 && ((bit<32>)hdr.rina.chunk < rina.round_chunk
+                        || ((bit<32>)hdr.rina.chunk == rina.round_chunk && rina.round_of_packet < rina.round_step)))) {
                 rina.older = 1;
             }
             rina.used = 0;
@@ -121,12 +111,47 @@ control RinaRound(inout headers_t hdr,
                     rina.has_me = 1;
                 }
             }
+            /* The predecessor may open its round k only once every rack worker
+             * has sent round k − 1 of the chunk (the slot's other copy shows
+             * it): each of them then has the result of the round before in this
+             * copy, and none has a round for this copy before round k left. */
+            rina.released = 0;
+            if (rina.from_pred == 1) {
+                seen.read(rina.other_seen, rina.cell ^ 1);
+                round_epoch.read(rina.other_epoch, rina.cell ^ 1);
+                round_step.read(rina.other_step, rina.cell ^ 1);
+                round_chunk.read(rina.other_chunk, rina.cell ^ 1);
+                if ((rina.other_seen & rina.rack_mask) == rina.rack_mask && rina.other_epoch == hdr.rina.epoch
+                        && rina.other_step == rina.round_of_packet - 1 && rina.other_chunk == (bit<32>)hdr.rina.chunk) {
+                    rina.released = 1;
+                }
+            }
+
+            /* The copy's stash: the predecessor's data kept for a round to come. */
+            stash_full.read(rina.stash_full, rina.cell);
+            stash_epoch.read(rina.stash_epoch, rina.cell);
+            stash_step.read(rina.stash_step, rina.cell);
+            stash_chunk.read(rina.stash_chunk, rina.cell);
+            rina.stash_same = 0;
+            if (rina.stash_full == 1 && rina.stash_epoch == hdr.rina.epoch && rina.stash_step == rina.round_of_packet
+                    && rina.stash_chunk == (bit<32>)hdr.rina.chunk) {
+                rina.stash_same = 1;
+            }
+            /* Free: empty, or left from a round the copy has passed (the stash's round is older). */
+            rina.stash_age = rina.round_epoch - rina.stash_epoch;
+            rina.stash_free = 0;
+            if (rina.stash_full == 0 || (rina.stash_age != 0 && rina.stash_age < 128)
+                    || (rina.stash_age == 0 && (rina.stash_chunk < rina.round_chunk
+                        || (rina.stash_chunk == rina.round_chunk && rina.stash_step <= rina.round_step)))) {
+                rina.stash_free = 1;
+            }
+
             if (rina.remaining == 0) {
                 if (rina.same_round == 1 && rina.has_me == 1) {
                     rina.answer = 1;
                 } else if (rina.used == 1 && (rina.older == 1 || rina.same_round == 1)) {
                     rina.drop_reason = RINA_DROP_STALE;
-                } else if (rina.from_pred == 0) {
+                } else if (rina.from_pred == 0 || rina.released == 1) {
                     rina.start_round = 1;
                 } else {
                     rina.drop_reason = RINA_DROP_EARLY;
@@ -139,12 +164,21 @@ control RinaRound(inout headers_t hdr,
                 }
             } else if (rina.older == 1) {
                 rina.drop_reason = RINA_DROP_STALE;
-            } else if (rina.from_pred == 0) {
+            } else if (rina.from_pred == 0 || rina.released == 1) {
                 /* Filling a round that cannot be real any more: start over it. */
                 rina.start_round = 1;
                 rina.takeover = 1;
             } else {
                 rina.drop_reason = RINA_DROP_EARLY;
+            }
+            /* Early data waits in the stash for the rack to open its round. */
+            if (rina.drop_reason == RINA_DROP_EARLY) {
+                if (rina.stash_same == 1) {
+                    rina.drop_reason = RINA_DROP_DUPLICATE;
+                } else if (rina.stash_free == 1) {
+                    rina.drop_reason = 0;
+                    rina.stash = 1;
+                }
             }
             /* The predecessor's data for a round long complete was consumed:
              * the agent acknowledges what reaches it. */
@@ -162,12 +196,23 @@ control RinaRound(inout headers_t hdr,
                 if (rina.round_of_packet == 0) {
                     rina.remaining = rina.remaining - 1;
                 }
+                if (rina.from_pred == 0 && rina.stash_same == 1 && rina.round_of_packet != 0) {
+                    /* The predecessor's data came first and waited: it joins now. */
+                    rina.unstash = 1;
+                    rina.remaining = rina.remaining - 1;
+                    stash_full.write(rina.cell, 0);
+                    if (rina.max_mode == 1) {
+                        RINA_FOR_EACH_VALUE(RINA_MAX_STASHED)
+                    } else {
+                        RINA_FOR_EACH_VALUE(RINA_ADD_STASHED)
+                    }
+                }
                 rina.seen = 0;
                 if (rina.from_pred == 0) {
                     rina.seen = rina.worker_bit;
                 }
                 seen.write(rina.cell, rina.seen);
-                pred_seen.write(rina.cell, rina.from_pred);
+                pred_seen.write(rina.cell, rina.from_pred | rina.unstash);
                 remaining.write(rina.cell, rina.remaining);
                 round_epoch.write(rina.cell, hdr.rina.epoch);
                 round_step.write(rina.cell, rina.round_of_packet);
@@ -193,6 +238,16 @@ control RinaRound(inout headers_t hdr,
             if (rina.answer == 1) {
                 RINA_FOR_EACH_VALUE(RINA_LOAD_VALUE)
             }
+            if (rina.stash == 1) {
+                stash_full.write(rina.cell, 1);
+                stash_epoch.write(rina.cell, hdr.rina.epoch);
+                stash_step.write(rina.cell, rina.round_of_packet);
+                stash_chunk.write(rina.cell, (bit<32>)hdr.rina.chunk);
+                RINA_FOR_EACH_VALUE(RINA_STASH_VALUE)
+                rina.outcome = RINA_OUTCOME_STASHED;
+                mark_to_drop(standard_metadata);
+                rina.handled = 1;
+            }
         }
 
         /* What leaves. A complete round's result is the member's RING_DATA,
@@ -215,6 +270,8 @@ control RinaRound(inout headers_t hdr,
             hdr.rina.msg_type = RINA_MSG_RING_DATA;
             hdr.rina.sender_rank = rina.rank;
             hdr.rina.worker_id = 0;
+            /* The next member's round k + 1 of the chunk uses the slot's other copy. */
+            hdr.rina.set = hdr.rina.set ^ 1;
             if (rina.round_of_packet == rina.last_step) {
                 hdr.rina.phase = RINA_PHASE_ALL_GATHER;
                 hdr.rina.step = 0;

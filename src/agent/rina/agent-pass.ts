@@ -16,7 +16,7 @@
  *   sends it on to the next member as step + 1 (retransmitted until ACKed),
  *   and re-sends it by unicast to rack workers whose ACK does not come.
  */
-import { encodeRina, RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, rinaLength, type RinaPacket } from '../../wire/index.js';
+import { encodeRina, rinaChunkIndex, RinaMessageType, RinaPhase, RINA_HEADER_LENGTH, rinaLength, type RinaPacket } from '../../wire/index.js';
 import { OutgoingStream } from './outgoing-stream.js';
 import { mod } from './pass-layout.js';
 import type { PassSpec, RinaWorkerContext } from './pass-run.js';
@@ -41,6 +41,7 @@ export class AgentPass extends RackPass {
   /** The rounds' RING_DATA as the ToR emitted it, kept until the next member ACKs it. */
   private readonly emissions = new Map<number, Buffer>();
   private readonly emissionAttempts: Uint32Array;
+  private readonly emittedAt: Float64Array;
   private emissionsAcked = 0;
   private readonly emissionBase: number;
 
@@ -58,7 +59,7 @@ export class AgentPass extends RackPass {
     }
     this.forwards = new OutgoingStream(forwardCount, window, this.rounds.count, this.deadlines, ctx, {
       transmit: (f, resend) => this.forward(f, resend),
-      exhausted: (f) => this.fail(this.timeoutError(`all-gather step ${Math.floor(f / chunks) + 1} chunk ${f % chunks} to member ${mod(this.position + 1, R)}`)),
+      exhausted: (f) => this.fail(this.timeoutError(`all-gather step ${this.layout.rowAt(R - 2, f) + 1} chunk ${this.layout.chunkAt(R - 2, f)} to member ${mod(this.position + 1, R)}`)),
     }, ctx.counters);
     const workers = ctx.members[this.position]!.workers.length;
     this.rackMask = (2 ** workers - 2) >>> 0;
@@ -70,6 +71,7 @@ export class AgentPass extends RackPass {
     this.resendBuf = Buffer.alloc(rinaLength(this.layout.elementsPerPacket));
     this.resendView = new DataView(this.resendBuf.buffer, this.resendBuf.byteOffset, this.resendBuf.length);
     this.emissionAttempts = new Uint32Array(this.rounds.count);
+    this.emittedAt = new Float64Array(this.rounds.count);
     this.emissionBase = this.deliveryBase + items;
     if (R === 1) this.emissionsAcked = this.rounds.count;
   }
@@ -81,13 +83,14 @@ export class AgentPass extends RackPass {
     const buf = Buffer.alloc(p.byteLength);
     encodeRina(buf, 0, { ...p, values: p.values.toInt32Array() });
     this.emissions.set(q, buf);
-    this.deadlines.set(this.emissionBase + q, this.ctx.clock.now() + this.ctx.rtt.waitMs(0));
+    this.emittedAt[q] = this.ctx.clock.now();
+    this.deadlines.set(this.emissionBase + q, this.emittedAt[q] + this.ctx.rtt.waitMs(0));
   }
 
   protected override allGatherArrived(item: number, p: RinaPacket, first: boolean): void {
     this.ack(this.memberAddress(this.position - 1), p);
     if (!first) return;
-    if (p.step + 1 <= this.ringLength - 2) this.forwards.ready(item);
+    if (p.step + 1 <= this.ringLength - 2) this.forwards.ready(this.layout.order(this.ringLength - 2, p.step, rinaChunkIndex(p.chunk)));
     if ((this.rackMask & ~this.rackAcked[item]!) === 0) {
       this.delivering[item] = 2;
       this.delivered++;
@@ -121,7 +124,7 @@ export class AgentPass extends RackPass {
     const { counters, maxRetries, clock, rtt } = this.ctx;
     counters.timeouts++;
     if (this.attempts[item]! >= maxRetries) {
-      return this.fail(this.timeoutError(`all-gather step ${Math.floor(item / this.layout.chunks)} chunk ${item % this.layout.chunks} to the rack's workers`));
+      return this.fail(this.timeoutError(`all-gather step ${this.layout.rowAt(this.ringLength - 1, item)} chunk ${this.layout.chunkAt(this.ringLength - 1, item)} to the rack's workers`));
     }
     this.attempts[item]!++;
     this.resendToRack(item);
@@ -134,13 +137,12 @@ export class AgentPass extends RackPass {
 
   private fromNext(p: RinaPacket, c: number): boolean {
     const R = this.ringLength;
-    const C = this.layout.chunks;
     if (p.phase === RinaPhase.SCATTER_REDUCE && p.step <= R - 2 && p.segment === this.layout.scatterSegment(this.position, p.step)) {
-      this.nextAck(p.step * C + c, p);
+      this.nextAck(this.layout.order(R, p.step, c), p);
     } else if (p.phase === RinaPhase.ALL_GATHER && p.step === 0 && p.segment === this.layout.gatherSegment(this.position, 0)) {
-      this.nextAck((R - 1) * C + c, p);
+      this.nextAck(this.layout.order(R, R - 1, c), p);
     } else if (p.phase === RinaPhase.ALL_GATHER && p.step >= 1 && p.step <= R - 2 && p.segment === this.layout.gatherSegment(this.position, p.step)) {
-      if (!this.forwards.done((p.step - 1) * C + c)) this.ctx.counters.duplicates++;
+      if (!this.forwards.done(this.layout.order(R - 2, p.step - 1, c))) this.ctx.counters.duplicates++;
     } else {
       return false;
     }
@@ -150,7 +152,7 @@ export class AgentPass extends RackPass {
   private fromRack(p: RinaPacket, c: number): boolean {
     const pred = mod(this.position - 1, this.ringLength);
     if (p.step > this.ringLength - 2 || p.segment !== this.layout.gatherSegment(pred, p.step) || p.workerId === 0) return false;
-    const item = p.step * this.layout.chunks + c;
+    const item = this.layout.order(this.ringLength - 1, p.step, c);
     this.rackAcked[item] = (this.rackAcked[item]! | (1 << p.workerId)) >>> 0;
     if (this.delivering[item] === 1 && (this.rackMask & ~this.rackAcked[item]!) === 0) {
       this.delivering[item] = 2;
@@ -166,7 +168,8 @@ export class AgentPass extends RackPass {
     this.nextAcked[q] = 1;
     this.emissionsAcked++;
     this.ackPredecessor(q, p);
-    this.emissions.delete(q);
+    // Sent once (by the ToR, as our copy shows): a sample of the ring's round trip (Karn's rule otherwise).
+    if (this.emissions.delete(q) && this.emissionAttempts[q] === 0) this.ctx.rtt.sample(this.ctx.clock.now() - this.emittedAt[q]!);
     this.deadlines.clear(this.emissionBase + q);
   }
 
@@ -176,8 +179,9 @@ export class AgentPass extends RackPass {
     if (buf === undefined || this.nextAcked[q] === 1) return;
     const { counters, maxRetries, clock, rtt } = this.ctx;
     counters.timeouts++;
+    rtt.timedOut(clock.now());
     if (this.emissionAttempts[q]! >= maxRetries) {
-      return this.fail(this.timeoutError(`round ${Math.floor(q / this.layout.chunks)} chunk ${q % this.layout.chunks}'s RING_DATA to member ${mod(this.position + 1, this.ringLength)}`));
+      return this.fail(this.timeoutError(`round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}'s RING_DATA to member ${mod(this.position + 1, this.ringLength)}`));
     }
     this.emissionAttempts[q]!++;
     counters.retransmissions++;
@@ -186,7 +190,7 @@ export class AgentPass extends RackPass {
   }
 
   private ackPredecessor(q: number, p: RinaPacket): void {
-    const k = Math.floor(q / this.layout.chunks);
+    const k = this.layout.rowAt(this.ringLength, q);
     if (k === 0 || this.predAcked[q] === 1) return;
     this.predAcked[q] = 1;
     this.ack(this.memberAddress(this.position - 1), p, RinaPhase.SCATTER_REDUCE, k - 1);
@@ -196,8 +200,8 @@ export class AgentPass extends RackPass {
     const slot = f % this.layout.window;
     const buf = this.forwardBuffers[slot]!;
     if (!resend) {
-      const step = Math.floor(f / this.layout.chunks) + 1;
-      const c = f % this.layout.chunks;
+      const step = this.layout.rowAt(this.ringLength - 2, f) + 1;
+      const c = this.layout.chunkAt(this.ringLength - 2, f);
       const segment = this.layout.gatherSegment(this.position, step);
       this.writeHeader(buf, { messageType: RinaMessageType.RING_DATA, phase: RinaPhase.ALL_GATHER, step, segment, chunk: c }, this.layout.elementsPerPacket);
       this.values.writeResult(this.forwardViews[slot]!, RINA_HEADER_LENGTH, segment, c);
@@ -208,8 +212,8 @@ export class AgentPass extends RackPass {
   /** The predecessor's all-gather packet again, as it came, to each rack worker that has not ACKed it. */
   private resendToRack(item: number): void {
     const pred = mod(this.position - 1, this.ringLength);
-    const step = Math.floor(item / this.layout.chunks);
-    const c = item % this.layout.chunks;
+    const step = this.layout.rowAt(this.ringLength - 1, item);
+    const c = this.layout.chunkAt(this.ringLength - 1, item);
     const segment = this.layout.gatherSegment(pred, step);
     this.writeHeader(this.resendBuf, { messageType: RinaMessageType.RING_DATA, phase: RinaPhase.ALL_GATHER, step, segment, chunk: c }, this.layout.elementsPerPacket);
     this.resendBuf.writeUInt16BE(pred, 4);

@@ -6,9 +6,17 @@
  *
  * S = ⌈L / R⌉ values per segment; C = max(1, ⌈S / E⌉); m = ⌈C / 2W⌉;
  * w = ⌈C / 2m⌉ ≤ W; every segment has C' = 2mw chunks, those past its values
- * padding. Chunk c uses slot c mod w and set ⌊c / w⌋ mod 2 at every ToR:
- * since C' is a multiple of 2w, each slot's two copies are used strictly in
- * turn at every ToR, and the slot does not depend on the step.
+ * padding.
+ *
+ * Every sender goes through its rounds (or steps) in one order: chunks in
+ * groups of w, and within a group row by row (round k = 0..R − 1, or step),
+ * chunk by chunk. A ring member then needs its predecessor's row k − 1 of a
+ * group just after doing its own row k − 1: the ring moves in step, a group
+ * at a time, instead of a member racing a whole step ahead of the next.
+ * Round (k, c) uses slot c mod w and set (k + R·⌊c / w⌋) mod 2: the order
+ * visits each slot once per row, so its two copies alternate strictly — also
+ * across passes, since C'/w is even — and the set of round k + 1 is the
+ * other one, so a ToR flips the set of the RING_DATA it emits.
  */
 import { RINA_MAX_CHUNK_INDEX } from '../../wire/index.js';
 
@@ -45,8 +53,26 @@ export class PassLayout {
     return chunk % this.window;
   }
 
-  set(chunk: number): 0 | 1 {
-    return (Math.floor(chunk / this.window) & 1) as 0 | 1;
+  /** The set of a ToR's round `round` of chunk `chunk`. */
+  set(round: number, chunk: number): 0 | 1 {
+    return ((round + this.members * Math.floor(chunk / this.window)) & 1) as 0 | 1;
+  }
+
+  /** The place of (row, chunk) in the senders' order, for `rows` rows (rounds or steps). */
+  order(rows: number, row: number, chunk: number): number {
+    const w = this.window;
+    return (Math.floor(chunk / w) * rows + row) * w + (chunk % w);
+  }
+
+  /** The row at place i of that order. */
+  rowAt(rows: number, i: number): number {
+    return Math.floor(i / this.window) % rows;
+  }
+
+  /** The chunk at place i of that order. */
+  chunkAt(rows: number, i: number): number {
+    const w = this.window;
+    return Math.floor(i / (w * rows)) * w + (i % w);
   }
 
   /** Index of the first value of chunk c of segment g (may be past the segment or the tensor). */

@@ -6,8 +6,8 @@
  * failure).
  */
 import {
-  encodeRinaHeader, RINA_EXPONENT_PASS, RINA_HEADER_LENGTH, rinaChunkField, rinaLength, RinaMessageType,
-  type RinaHeaderFields, type RinaPacket, type RinaPhase,
+  encodeRinaHeader, RINA_EXPONENT_PASS, RINA_HEADER_LENGTH, rinaChunkField, rinaLength, RinaMessageType, RinaPhase,
+  type RinaHeaderFields, type RinaPacket,
 } from '../../wire/index.js';
 import type { RttEstimator } from '../switchml/rtt-estimator.js';
 import type { AgentClock, AgentTimers } from '../time.js';
@@ -27,7 +27,10 @@ export interface RinaWorkerContext {
   readonly transport: AddressedTransport;
   readonly clock: AgentClock;
   readonly timers: AgentTimers;
+  /** RING_DATA to its ACK: the ring-facing round trip. */
   readonly rtt: RttEstimator;
+  /** A CONTRIBUTION to its round's result, which waits for the predecessor too: kept apart, it is longer. */
+  readonly roundRtt: RttEstimator;
   readonly maxRetries: number;
   readonly counters: MutableRinaCounters;
 }
@@ -167,9 +170,11 @@ export abstract class PassRun {
       h.set = echo.set;
       h.exponent = echo.exponent;
     } else {
+      // The set of the ToR round the packet goes into: a CONTRIBUTION's own, scatter-reduce data's next round.
+      const round = fields.messageType === RinaMessageType.CONTRIBUTION ? fields.step : fields.phase === RinaPhase.SCATTER_REDUCE ? fields.step + 1 : 0;
       h.chunk = rinaChunkField(this.spec.epoch, fields.chunk);
       h.slot = this.layout.slot(fields.chunk);
-      h.set = this.layout.set(fields.chunk);
+      h.set = this.layout.set(round, fields.chunk);
       h.exponent = this.spec.exponentOf(fields.segment, fields.chunk);
     }
     encodeRinaHeader(buf, 0, h);

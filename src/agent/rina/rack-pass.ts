@@ -1,7 +1,8 @@
 /**
  * One pass of a worker of an INA rack, member r (docs/rina.md §3). It sends
  * a CONTRIBUTION for every round (k, c) — its own chunk c of segment
- * (r − k) mod R — in order, each once the slot's previous round is done, and
+ * (r − k) mod R — in the senders' order (PassLayout.order), each once the
+ * slot's previous round (w places earlier) is done, and
  * retransmits it until the round's result comes (the ToR's RING_DATA from
  * member r: scatter-reduce step k, or all-gather step 0 after the last
  * round, whose values are the reduced segment r + 1). It keeps the
@@ -34,9 +35,9 @@ export class RackPass extends PassRun {
       this.slotBuffers.push(buf);
       this.slotViews.push(new DataView(buf.buffer, buf.byteOffset, buf.length));
     }
-    this.rounds = new OutgoingStream(this.ringLength * chunks, window, 0, this.deadlines, ctx, {
+    this.rounds = new OutgoingStream(this.ringLength * chunks, window, 0, this.deadlines, { clock: ctx.clock, rtt: ctx.roundRtt, maxRetries: ctx.maxRetries }, {
       transmit: (q, resend) => this.contribute(q, resend),
-      exhausted: (q) => this.fail(this.timeoutError(`the CONTRIBUTION of round ${Math.floor(q / chunks)} chunk ${q % chunks}`)),
+      exhausted: (q) => this.fail(this.timeoutError(`the CONTRIBUTION of round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}`)),
     }, ctx.counters);
   }
 
@@ -87,7 +88,7 @@ export class RackPass extends PassRun {
     const last = this.ringLength - 1;
     const k = p.phase === RinaPhase.ALL_GATHER ? (p.step === 0 ? last : -1) : p.step === last ? -1 : p.step;
     if (k < 0 || p.segment !== this.layout.scatterSegment(this.position, k) || !this.exponentMatches(p, c)) return void this.ctx.counters.ignored++;
-    const q = k * this.layout.chunks + c;
+    const q = this.layout.order(this.ringLength, k, c);
     if (this.completed[q] === 1) return void this.ctx.counters.duplicates++;
     this.completed[q] = 1;
     if (k === last) this.values.store(p.values, p.segment, c);
@@ -98,7 +99,7 @@ export class RackPass extends PassRun {
   private allGather(p: RinaPacket, c: number): void {
     const pred = mod(this.position - 1, this.ringLength);
     if (p.step > this.ringLength - 2 || p.segment !== this.layout.gatherSegment(pred, p.step) || !this.exponentMatches(p, c)) return void this.ctx.counters.ignored++;
-    const item = p.step * this.layout.chunks + c;
+    const item = this.layout.order(this.ringLength - 1, p.step, c);
     const first = this.gathered[item] === 0;
     if (first) {
       this.gathered[item] = 1;
@@ -114,8 +115,8 @@ export class RackPass extends PassRun {
     const slot = q % this.layout.window;
     const buf = this.slotBuffers[slot]!;
     if (!resend) {
-      const k = Math.floor(q / this.layout.chunks);
-      const c = q % this.layout.chunks;
+      const k = this.layout.rowAt(this.ringLength, q);
+      const c = this.layout.chunkAt(this.ringLength, q);
       const segment = this.layout.scatterSegment(this.position, k);
       this.writeHeader(buf, { messageType: RinaMessageType.CONTRIBUTION, phase: RinaPhase.SCATTER_REDUCE, step: k, segment, chunk: c }, this.layout.elementsPerPacket);
       this.values.writeOwn(this.slotViews[slot]!, RINA_HEADER_LENGTH, segment, c);

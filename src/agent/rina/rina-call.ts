@@ -126,7 +126,7 @@ export async function runRinaCall(inputs: CallInputs): Promise<AllReduceResult<R
       messagesSent: c.messagesSent, messagesReceived: c.messagesReceived, retransmissions: c.retransmissions,
       chunksPerSegment: layout?.chunks ?? 0, window: layout?.window ?? 0,
       timeouts: c.timeouts, acksSent: c.acksSent, duplicates: c.duplicates, stale: c.stale, ignored: c.ignored,
-      rtoMs: ctx.rtt.rtoMs, srttMs: ctx.rtt.srttMs, rttVarMs: ctx.rtt.rttVarMs,
+      rtoMs: ctx.rtt.rtoMs, srttMs: ctx.rtt.srttMs, rttVarMs: ctx.rtt.rttVarMs, roundRtoMs: ctx.roundRtt.rtoMs,
     },
   };
 }

@@ -26,10 +26,12 @@ export interface RinaStats extends AllReduceStats {
   readonly stale: number;
   /** Datagrams that were not a Rina packet of this job for this worker. */
   readonly ignored: number;
-  /** The retransmission timeout at the end of the call, the smoothed RTT and its variation, in ms. */
+  /** The ring-facing retransmission timeout (RING_DATA to its ACK) at the end of the call, the smoothed RTT and its variation, in ms. */
   readonly rtoMs: number;
   readonly srttMs: number;
   readonly rttVarMs: number;
+  /** The timeout of a CONTRIBUTION (to its round's result) at the end of the call, in ms. */
+  readonly roundRtoMs: number;
 }
 
 /** The counters a call updates while it runs. */

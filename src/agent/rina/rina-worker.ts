@@ -49,6 +49,7 @@ export class RinaWorker implements AllReduce<RinaStats> {
   readonly options: ResolvedRinaOptions;
   private readonly scales: ScaleTable;
   private readonly rtt: RttEstimator;
+  private readonly roundRtt: RttEstimator;
   /** The epoch of the next pass (or of the running one). */
   private epoch: number;
   private pass: PassRun | undefined;
@@ -66,6 +67,7 @@ export class RinaWorker implements AllReduce<RinaStats> {
     this.worldSize = o.worldSize;
     this.scales = new ScaleTable(o.worldSize);
     this.rtt = new RttEstimator(o.timeoutMs, o.backoff);
+    this.roundRtt = new RttEstimator(o.timeoutMs, o.backoff);
     this.epoch = o.firstEpoch;
     this.ctx = this.context();
     this.stale = new StaleAcks(this.ctx);
@@ -139,7 +141,7 @@ export class RinaWorker implements AllReduce<RinaStats> {
     const o = this.options;
     return {
       jobId: o.jobId, members: o.ring, place: o.place, transport: o.transport, clock: o.clock, timers: o.timers,
-      rtt: this.rtt, maxRetries: o.maxRetries, counters: new MutableRinaCounters(),
+      rtt: this.rtt, roundRtt: this.roundRtt, maxRetries: o.maxRetries, counters: new MutableRinaCounters(),
     };
   }
 

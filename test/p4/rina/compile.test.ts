@@ -43,6 +43,8 @@ describe('P4Info', () => {
       'ingress.rina.round.seen': 256, 'ingress.rina.round.pred_seen': 256, 'ingress.rina.round.remaining': 256,
       'ingress.rina.round.round_epoch': 256, 'ingress.rina.round.round_step': 256, 'ingress.rina.round.round_chunk': 256,
       'ingress.rina.round.round_segment': 256, 'ingress.rina.round.round_max': 256, 'ingress.rina.round.values': 256 * 16,
+      'ingress.rina.round.stash_full': 256, 'ingress.rina.round.stash_epoch': 256, 'ingress.rina.round.stash_step': 256,
+      'ingress.rina.round.stash_chunk': 256, 'ingress.rina.round.stash_values': 256 * 16,
     });
     expect(tableSize('ingress.rina.rina_jobs')).toBe(64);
     expect(tableSize('ingress.rina.rina_workers')).toBe(64 * 32);

@@ -79,31 +79,25 @@ describe('once a round is complete', () => {
   });
 });
 
-describe('copies in order', () => {
-  // Slot 4: round y = (step 0, chunk 4) in set 0; z = (step 0, chunk 20) in set 1; x = (step 1, chunk 4) in set 0 again.
+describe('the predecessor ahead of the rack', () => {
+  // Slot 4, set 0: round y = (round 0, chunk 4), then x = (round 1, chunk 4).
   const y = (w: number) => contrib(w, 0, 4, { chunk: 4, set: 0 });
-  const z = (w: number) => contrib(w, 0, 4, { chunk: 20, set: 1 });
   const x = (w: number) => contrib(w, 1, 4, { chunk: 4, set: 0 });
   const xPred = () => predData(0, 4, { chunk: 4, set: 0 });
 
-  it('the predecessor\'s data is early until a rack worker has opened its round, never opening one itself', async () => {
+  it('its data for a round the rack has not opened waits in the copy\'s stash and joins when the rack opens it', async () => {
     for (const w of [0, 1, 2]) send(y(w));
     expect(send(xPred())).toEqual([]);
-    for (const w of [0, 1, 2]) send(z(w));
-    // Even with the rack done with y: the rack's own later rounds (x comes after z) must find the copy free.
+    expect(await outcomesSince()).toMatchObject({ STASHED: 1 });
+    // Its retransmission finds it kept; data for a later round of the copy finds the stash taken.
     expect(send(xPred())).toEqual([]);
-    expect(await dropsSince()).toEqual({ EARLY: 2 });
+    expect(send(predData(1, 4, { chunk: 4, set: 0 }))).toEqual([]);
+    expect(await dropsSince()).toEqual({ DUPLICATE: 1, EARLY: 1 });
     send(x(0));
-    expect(send(xPred())).toEqual([]);
     send(x(1));
     const out = emitted(send(x(2)));
     expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 104, N)), contribution(9, 4, N)]));
-  });
-
-  it('the predecessor\'s data ahead of the rack in a never used copy is early too', async () => {
-    expect(send(predData(1, 10, { chunk: 10, set: 0 }))).toEqual([]);
-    expect(await dropsSince()).toEqual({ EARLY: 1 });
-    expect(await rig.cell('pred_seen', 20)).toBe(0);
+    expect(await rig.cell('stash_full', 8)).toBe(0);
   });
 
   it('a late contribution of an earlier round is dropped as stale; late predecessor data goes on to the agent', async () => {
@@ -119,20 +113,37 @@ describe('copies in order', () => {
     expect(send(contrib(2, 2, 4, { chunk: 36, set: 0, epoch: 0 }))).toEqual([]);
     expect(await dropsSince()).toEqual({ STALE: 1 });
   });
+
+  it('its data opens its round k itself once the slot\'s other copy holds round k − 1 of the chunk with every rack worker\'s bit', async () => {
+    for (const w of [0, 1]) send(contrib(w, 0, 8, { chunk: 8, set: 0 }));
+    expect(send(predData(0, 8, { chunk: 8, set: 1 }))).toEqual([]);
+    expect(await outcomesSince()).toMatchObject({ STASHED: 1 });
+    const before = await rig.outcomes();
+    send(contrib(2, 0, 8, { chunk: 8, set: 0 }));
+    // Chunk 9: all three sent round 0, so the predecessor's round 1 opens the other copy.
+    for (const w of [0, 1, 2]) send(contrib(w, 0, 9, { chunk: 9, set: 0 }));
+    const opened = await rig.outcomes();
+    expect(send(predData(0, 9, { chunk: 9, set: 1 }))).toEqual([]);
+    expect(grew(opened, await rig.outcomes())).toEqual({ AGGREGATED: 1 });
+    expect(await rig.cell('pred_seen', 2 * 9 + 1)).toBe(1);
+    for (const w of [0, 1]) send(contrib(w, 1, 9, { chunk: 9, set: 1 }));
+    const out = emitted(send(contrib(2, 1, 9, { chunk: 9, set: 1 })));
+    expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 109, N)), contribution(9, 9, N)]));
+    expect(grew(before, opened)).toMatchObject({ EMITTED: 2 });
+  });
 });
 
 describe('a round nobody will finish', () => {
-  it('is taken over by a rack worker\'s newer round; the predecessor\'s newer data does not take it over', async () => {
+  it('is taken over by a rack worker\'s newer round; the predecessor\'s newer data waits in the stash instead', async () => {
     // A stray: worker 2's contribution to a round the others never send.
     send(contrib(2, 0, 6, { chunk: 6 }));
     expect(send(predData(0, 6, { chunk: 22 }))).toEqual([]);
-    expect(await dropsSince()).toEqual({ EARLY: 1 });
+    expect(await outcomesSince()).toEqual({ AGGREGATED: 1, STASHED: 1 });
     send(contrib(0, 1, 6, { chunk: 22 }));
-    // The stray and the round that took its copy over.
-    expect(await outcomesSince()).toEqual({ AGGREGATED: 2, TAKEOVER: 1 });
+    // The round that took the stray's copy over, with the predecessor's stashed data in it.
+    expect(await outcomesSince()).toEqual({ AGGREGATED: 2, STASHED: 1, TAKEOVER: 1 });
     send(contrib(1, 1, 6, { chunk: 22 }));
-    send(contrib(2, 1, 6, { chunk: 22 }));
-    const out = emitted(send(predData(0, 6, { chunk: 22 })));
+    const out = emitted(send(contrib(2, 1, 6, { chunk: 22 })));
     expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 122, N)), contribution(9, 22, N)]));
   });
 });

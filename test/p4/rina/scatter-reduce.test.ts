@@ -38,7 +38,8 @@ describe('a round', () => {
       // Sent as the agent, the ring's address for the rack; UDP checksum 0.
       expect([o.srcMac, o.srcIp, o.srcPort, o.checksum]).toEqual([SWITCH_MAC, AGENT.ip, AGENT.udpPort, 0]);
       expect(o.values).toEqual(sum);
-      expect(o.rina).toMatchObject({ messageType: RinaMessageType.RING_DATA, phase: RinaPhase.SCATTER_REDUCE, step: 0, senderRank: 1, workerId: 0, segment: 1, slot: 0, set: 0, jobId: 7 });
+      // The next member's round 1 of the chunk is in the slot's other copy: the set flips.
+      expect(o.rina).toMatchObject({ messageType: RinaMessageType.RING_DATA, phase: RinaPhase.SCATTER_REDUCE, step: 0, senderRank: 1, workerId: 0, segment: 1, slot: 0, set: 1, jobId: 7 });
     }
     expect(grew(before, await rig.outcomes())).toEqual({ AGGREGATED: 2, EMITTED: 1 });
   });
