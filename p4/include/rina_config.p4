@@ -46,7 +46,7 @@ const bit<8> RINA_DROP_UNKNOWN_WORKER = 10;
 const bit<8> RINA_DROP_WRONG_SOURCE = 11;
 const bit<8> RINA_DROP_DUPLICATE = 12;
 const bit<8> RINA_DROP_STALE = 13;
-const bit<8> RINA_DROP_EARLY = 14;          /* predecessor data for a round the rack has not opened yet */
+const bit<8> RINA_DROP_EARLY = 14;          /* predecessor data for a round not opened yet, the stash taken */
 #define RINA_DROP_REASONS 16
 
 /* Indices of ingress.rina.rina_outcomes: what became of the packets not dropped. */

@@ -1,22 +1,18 @@
 /*
- * RinaRound: what a scatter-reduce packet of a known job, worker or
- * predecessor does to its slot copy (docs/rina.md, "What a scatter-reduce
- * packet does"). RinaTor (rina_aggregation.p4) has checked the packet; this
- * control reads the copy, decides, writes, and turns the packet into what
- * leaves: the member's RING_DATA, a stored result, or nothing. It sets rina.outcome or rina.drop_reason; RinaTor
- * counts them.
+ * RinaRound: what a scatter-reduce packet does to its slot copy (docs/rina.md,
+ * "What a scatter-reduce packet does"), once RinaTor (rina_aggregation.p4)
+ * has checked it: read the copy, decide, write, and turn the packet into what
+ * leaves (the member's RING_DATA, a stored result, or nothing). It sets
+ * rina.outcome or rina.drop_reason; RinaTor counts them.
  *
- * A copy's round is told by its tag (epoch, round, chunk, segment, sum or
- * max). "Older" orders rounds by epoch (1..127 behind, mod 256), then chunk,
- * then round: the order in which the rack's workers visit a copy (chunks in
- * groups of the window, a group round by round: docs/rina.md §1).
- * Rack workers open a round in a complete copy only after they have the
- * result of the slot's previous round, so they never destroy a result
- * another worker still needs, and in order. The predecessor cannot know
- * where the rack is: its data joins a round a rack worker opened, and opens
- * round k itself only when the slot's other copy holds round k − 1 of the
- * chunk with every rack worker's bit (`released`); before that it is
- * dropped as early (its sender retransmits).
+ * A copy's rounds are ordered by epoch (1..127 behind, mod 256), chunk and
+ * round: the order in which the rack visits the copy. Rack workers open a
+ * round only after the result of the slot's previous round, so no result a
+ * worker still needs is overwritten. The predecessor cannot know where the
+ * rack is: its data joins a round a rack worker opened, opens round k itself
+ * only once the other copy shows every rack worker past round k − 1
+ * (`released`), and otherwise waits in the copy's stash (one round), or is
+ * dropped as early.
  */
 #ifndef P4INA_RINA_ROUND_P4
 #define P4INA_RINA_ROUND_P4
@@ -258,8 +254,8 @@ control RinaRound(inout headers_t hdr,
             mark_to_drop(standard_metadata);
             rina.handled = 1;
         } else if (rina.start_round == 1 || rina.join == 1 || rina.answer == 1) {
-            /* The agent (worker 0) retransmits when the next member's ACK is
-             * missing; any other rack worker when its own copy is. */
+            /* A retransmission from the agent (worker 0) goes again to the next
+             * member and the agent; from another worker, back to it alone. */
             rina.reply_to_worker = 0;
             if (rina.answer == 1 && hdr.rina.worker_id != 0) {
                 rina.reply_to_worker = 1;
@@ -285,14 +281,12 @@ control RinaRound(inout headers_t hdr,
             hdr.udp.checksum = 0;
             rina.handled = 1;
             if (rina.reply_to_worker == 1) {
-                /* A rack worker lost the result: back to it alone. */
                 hdr.ethernet.dst_addr = rina.reply_mac;
                 hdr.ipv4.dst_addr = rina.reply_ip;
                 hdr.udp.dst_port = rina.reply_port;
                 standard_metadata.egress_spec = standard_metadata.ingress_port;
                 rina.outcome = RINA_OUTCOME_ANSWERED;
             } else if (rina.answer == 1) {
-                /* The agent got no ACK from the next member: send it again. */
                 standard_metadata.mcast_grp = rina.mcast_group;
                 rina.copies = RINA_COPIES_AGENT_AND_NEXT;
                 rina.outcome = RINA_OUTCOME_REEMITTED;
