@@ -107,10 +107,8 @@ control RinaRound(inout headers_t hdr,
                     rina.has_me = 1;
                 }
             }
-            /* The predecessor may open its round k only once every rack worker
-             * has sent round k − 1 of the chunk (the slot's other copy shows
-             * it): each of them then has the result of the round before in this
-             * copy, and none has a round for this copy before round k left. */
+            /* The predecessor may open round k once every rack worker has sent
+             * round k − 1 of the chunk (the other copy shows it; docs/rina.md). */
             rina.released = 0;
             if (rina.from_pred == 1) {
                 seen.read(rina.other_seen, rina.cell ^ 1);
@@ -196,12 +194,19 @@ control RinaRound(inout headers_t hdr,
                     /* The predecessor's data came first and waited: it joins now. */
                     rina.unstash = 1;
                     rina.remaining = rina.remaining - 1;
-                    stash_full.write(rina.cell, 0);
                     if (rina.max_mode == 1) {
                         RINA_FOR_EACH_VALUE(RINA_MAX_STASHED)
                     } else {
                         RINA_FOR_EACH_VALUE(RINA_ADD_STASHED)
                     }
+                }
+                /* A stash of this round or an earlier one is done with: empty it,
+                 * so that it can never meet a round of the same tag again. */
+                rina.stash_age = hdr.rina.epoch - rina.stash_epoch;
+                if (rina.stash_full == 1 && ((rina.stash_age != 0 && rina.stash_age < 128)
+                        || (rina.stash_age == 0 && (rina.stash_chunk < (bit<32>)hdr.rina.chunk
+                            || (rina.stash_chunk == (bit<32>)hdr.rina.chunk && rina.stash_step <= rina.round_of_packet))))) {
+                    stash_full.write(rina.cell, 0);
                 }
                 rina.seen = 0;
                 if (rina.from_pred == 0) {
@@ -246,9 +251,8 @@ control RinaRound(inout headers_t hdr,
             }
         }
 
-        /* What leaves. A complete round's result is the member's RING_DATA,
-         * sent as the agent: scatter-reduce step k, or after the last round
-         * the reduced segment as all-gather step 0. */
+        /* A complete round leaves as the member's RING_DATA, from the agent:
+         * scatter-reduce step k, or the reduced segment as all-gather step 0. */
         if ((rina.start_round == 1 || rina.join == 1) && rina.remaining != 0) {
             rina.outcome = RINA_OUTCOME_AGGREGATED;
             mark_to_drop(standard_metadata);

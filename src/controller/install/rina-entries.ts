@@ -37,6 +37,7 @@ export const RINA_NAMES = {
   seen: 'ingress.rina.round.seen',
   predSeen: 'ingress.rina.round.pred_seen',
   remaining: 'ingress.rina.round.remaining',
+  stashFull: 'ingress.rina.round.stash_full',
 } as const;
 
 /** The egress_rid of the next ring member's replica (rack workers' are their ids, 0..31). */
@@ -113,11 +114,15 @@ export function rinaSwitchEntries(topology: Topology, job: JobSpec, plan: Rollou
   };
 }
 
-/** Zeros for `seen`, `pred_seen` and `remaining` of both copies of every slot of the range. */
+/**
+ * Zeros for `seen`, `pred_seen`, `remaining` and `stash_full` of both copies
+ * of every slot of the range: the cells then read as never used, with nothing
+ * stashed (an earlier job's stashed data must never join a new job's round).
+ */
 export function rinaCellResets(allocation: Pick<SwitchAllocation, 'slotBase' | 'slots'>): RegisterEntry[] {
   const out: RegisterEntry[] = [];
   for (let cell = 2 * allocation.slotBase; cell < 2 * (allocation.slotBase + allocation.slots); cell++) {
-    for (const name of [RINA_NAMES.seen, RINA_NAMES.predSeen, RINA_NAMES.remaining]) out.push(register(name, { index: cell, value: 0 }));
+    for (const name of [RINA_NAMES.seen, RINA_NAMES.predSeen, RINA_NAMES.remaining, RINA_NAMES.stashFull]) out.push(register(name, { index: cell, value: 0 }));
   }
   return out;
 }

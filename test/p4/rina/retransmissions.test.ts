@@ -133,6 +133,21 @@ describe('the predecessor ahead of the rack', () => {
   });
 });
 
+describe('the stash', () => {
+  it('is emptied when its round opens, whoever opens it, so it can never meet the same tag again', async () => {
+    for (const w of [0, 1]) send(contrib(w, 0, 12, { chunk: 12, set: 0 }));
+    send(predData(0, 12, { chunk: 12, set: 1 }));
+    expect(await rig.cell('stash_full', 2 * 12 + 1)).toBe(1);
+    send(contrib(2, 0, 12, { chunk: 12, set: 0 }));
+    // Its retransmission is released now and opens the round itself: the stash goes.
+    send(predData(0, 12, { chunk: 12, set: 1 }));
+    expect(await rig.cell('stash_full', 2 * 12 + 1)).toBe(0);
+    for (const w of [0, 1]) send(contrib(w, 1, 12, { chunk: 12, set: 1 }));
+    const out = emitted(send(contrib(2, 1, 12, { chunk: 12, set: 1 })));
+    expect(out[0]!.values).toEqual(int32Sum([...[0, 1, 2].map((w) => contribution(w, 112, N)), contribution(9, 12, N)]));
+  });
+});
+
 describe('a round nobody will finish', () => {
   it('is taken over by a rack worker\'s newer round; the predecessor\'s newer data waits in the stash instead', async () => {
     // A stray: worker 2's contribution to a round the others never send.
