@@ -21,7 +21,7 @@
  *   transport only with `closeTransport`.
  */
 import { moduleLogger } from '../../log/logger.js';
-import { decodeRina, rinaChunkEpoch } from '../../wire/index.js';
+import { decodeRina, rinaChunkEpoch, RinaMessageType } from '../../wire/index.js';
 import type { AllReduce, AllReduceCallOptions, AllReduceResult } from '../allreduce.js';
 import { ScaleTable } from '../switchml/quantisation.js';
 import { RttEstimator } from '../switchml/rtt-estimator.js';
@@ -152,7 +152,8 @@ export class RinaWorker implements AllReduce<RinaStats> {
       this.lastDatagramAt = this.options.clock.now();
     }
     const p = decodeRina(buf, offset, offset + length);
-    if (!p.ok || p.jobId !== this.options.jobId || (p.elementCount !== 0 && p.elementCount !== this.options.elementsPerPacket)) {
+    // An ACK has no values; data has exactly the job's count (anything else cannot be placed).
+    if (!p.ok || p.jobId !== this.options.jobId || p.elementCount !== (p.messageType === RinaMessageType.ACK ? 0 : this.options.elementsPerPacket)) {
       counters.ignored++;
       return;
     }

@@ -39,3 +39,31 @@ describe('faults', () => {
     expect(value).toEqual(['RINA_TIMEOUT', 'RINA_TIMEOUT']);
   });
 });
+
+describe('junk on the wire', () => {
+  it('datagrams that are not this pass\'s packets are ignored and counted; the ring stays exact', async () => {
+    const { encodeRina, rinaChunkField, RinaMessageType, RinaPhase } = await import('../../../src/wire/index.js');
+    const { runVirtual } = await import('./helpers/run-ring.js');
+    const ring = autonomousRing(3);
+    const tensors = rinaTensors(3, 50, 'junk');
+    const calls = Promise.all(ring.workers.map((w, r) => w.allreduce(tensors[r]!)));
+    const junk = (fields: Partial<Parameters<typeof encodeRina>[2]>, count: number): Buffer => {
+      const buf = Buffer.alloc(20 + 4 * count);
+      encodeRina(buf, 0, {
+        messageType: RinaMessageType.RING_DATA, phase: RinaPhase.SCATTER_REDUCE, jobId: 5, senderRank: 2, workerId: 0, exponent: -128,
+        step: 0, segment: 2, chunk: rinaChunkField(1, 0), slot: 0, set: 0, elementCount: count, values: new Array<number>(count).fill(7), ...fields,
+      });
+      return buf;
+    };
+    const target = ring.workers[0]!.options.ring[0]!.workers[0]!;
+    const sender = ring.net.host(9);
+    for (const buf of [
+      junk({}, 0), junk({}, 3), junk({ step: 9 }, 8), junk({ segment: 1 }, 8), junk({ chunk: rinaChunkField(1, 999) }, 8),
+      junk({ jobId: 6 }, 8), junk({ messageType: RinaMessageType.ACK, senderRank: 1 }, 4), Buffer.from('not a rina packet'),
+    ]) sender.sendTo(target, buf);
+    const { value } = await runVirtual(ring.net, ring.time, calls);
+    const expected = expectedRina(tensors, 3, E);
+    for (const r of value) expect(sameBits(r.result, expected)).toBe(true);
+    expect(value[0]!.stats.ignored).toBeGreaterThanOrEqual(7);
+  });
+});
