@@ -3,7 +3,7 @@
  *
  * Setup: check the switches and their pipelines, allocate from the
  * CapacityAllocator (a CapacityError means nothing was taken and nothing is
- * written), decide about reused cells (see cell-history.ts: clear them over
+ * written), decide about reused cells (dirty-cells.ts: clear them over
  * P4Runtime on p4ina's switch; on targets that cannot write registers, give
  * the job never-used slots or refuse with INSTALL_DIRTY_CELLS), then write
  * per switch in the documented
@@ -20,16 +20,20 @@
  */
 import type { Logger } from '../../log/logger.js';
 import { del, insert, isNotFoundOnly, modify } from '../../p4runtime/index.js';
-import { CapacityError, type CapacityAllocator, type JobAllocation } from '../capacity.js';
+import type { CapacityAllocator, JobAllocation } from '../capacity.js';
 import { jobDemand } from '../job-demand.js';
 import type { JobSpec } from '../job.js';
 import type { RolloutPlan } from '../rollout-plan.js';
 import type { Topology } from '../topology.js';
 import type { CellHistory } from './cell-history.js';
+import { allocateAvoidingDirtyCells, switchesToClear } from './dirty-cells.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
 import { cellResets, jobSwitchEntries, SWITCHML_NAMES, type JobEntryOptions, type JobSwitchEntries } from './switchml-entries.js';
 import type { SwitchSession } from './switch-session.js';
 import { WriteJournal, writeFailed } from './write-journal.js';
+
+/** The registers an operator clears by hand where the installer cannot (messages only). */
+const SWITCHML_CELL_REGISTERS = 'seen and remaining';
 
 export interface JobContext {
   readonly topology: Topology;
@@ -66,55 +70,16 @@ export function sessionsFor(ctx: JobContext, plan: RolloutPlan): SwitchSession[]
   });
 }
 
-/**
- * Allocates the job's resources; on switches that cannot clear registers, slots that earlier jobs
- * used are avoided, and when only such slots would fit, the job is refused with INSTALL_DIRTY_CELLS.
- */
-function allocateAvoidingDirtyCells(ctx: JobContext, sessions: readonly SwitchSession[], plan: RolloutPlan): JobAllocation {
-  const demand = jobDemand(plan);
-  const avoidSlots: Record<string, { start: number; size: number }[]> = {};
-  for (const s of sessions) {
-    const used = s.canWriteRegisters ? undefined : ctx.cells.usedSpans(s.name);
-    if (used?.length) avoidSlots[s.name] = used;
-  }
-  try {
-    return ctx.allocator.allocate(demand, { avoidSlots });
-  } catch (err) {
-    if (!(err instanceof CapacityError) || Object.keys(avoidSlots).length === 0) throw err;
-    // Would it fit on used cells? Then say so: restarting the switch (or clearing them) makes room.
-    ctx.allocator.release(ctx.allocator.allocate(demand).jobId);
-    throw new InstallError(
-      E.INSTALL_DIRTY_CELLS,
-      `job ${plan.jobId} fits only on slots earlier jobs used, and ${Object.keys(avoidSlots).join(', ')} cannot clear registers over P4Runtime; restart the switch (or clear seen and remaining with its CLI) and tell the installer with markCellsClean`,
-      undefined,
-      { cause: err },
-    );
-  }
-}
-
 /** Installs the job on every switch of its plan, or nothing (see the file comment). */
 export async function setupJob(ctx: JobContext, spec: JobSpec, plan: RolloutPlan): Promise<InstalledJob> {
   const sessions = sessionsFor(ctx, plan);
   if (sessions.length === 0) throw new InstallError(E.INSTALL_NOTHING_TO_INSTALL, `job ${spec.id} aggregates on no switch (${plan.runs} runs on hosts); there is nothing to install`);
-  const allocation = allocateAvoidingDirtyCells(ctx, sessions, plan);
-  const entries: JobSwitchEntries[] = [];
-  const dirty = new Set<string>();
+  const allocation = allocateAvoidingDirtyCells(ctx, sessions, jobDemand(plan), SWITCHML_CELL_REGISTERS);
+  let entries: JobSwitchEntries[];
+  let dirty: Set<string>;
   try {
-    for (const point of plan.aggregationPoints) {
-      const a = allocation.switches.find((s) => s.switch === point.switch)!;
-      const session = ctx.sessions.get(point.switch)!;
-      if (ctx.cells.mayBeDirty(point.switch, a.slotBase, a.slots)) {
-        if (!session.canWriteRegisters) {
-          throw new InstallError(
-            E.INSTALL_DIRTY_CELLS,
-            `slots ${a.slotBase}..${a.slotBase + a.slots - 1} may hold an earlier job's rounds and a ${session.sw.target} switch cannot clear registers over P4Runtime; restart the switch (or clear seen and remaining with its CLI) and tell the installer with markCellsClean`,
-            point.switch,
-          );
-        }
-        dirty.add(point.switch);
-      }
-      entries.push(jobSwitchEntries(ctx.topology, spec, point, a, ctx.entryOptions));
-    }
+    dirty = switchesToClear(ctx.cells, ctx.sessions, allocation, SWITCHML_CELL_REGISTERS);
+    entries = plan.aggregationPoints.map((point) => jobSwitchEntries(ctx.topology, spec, point, allocation.switches.find((s) => s.switch === point.switch)!, ctx.entryOptions));
   } catch (err) {
     ctx.allocator.release(spec.id);
     throw err;
