@@ -1,6 +1,6 @@
 /**
  * The installer: programs switches over P4Runtime for ordinary forwarding and
- * for SwitchML and ATP jobs, and reconciles after restarts. See installer.ts.
+ * for SwitchML, ATP and Rina jobs, and reconciles after restarts. See installer.ts.
  */
 export * from './errors.js';
 export * from './installer.js';
@@ -18,4 +18,7 @@ export { setupAtpJob, teardownAtpJob, atpSwitchesOf, type AtpInstalledJob, type 
 export { atpSettingsFor, atpSettingsEntry, type AtpSettings } from './atp-settings.js';
 export { AtpGenerations, type WallClock } from './atp-generation.js';
 export { readAtpState, type AtpSwitchState, type FoundAtpJob } from './atp-state-read.js';
+export { rinaSwitchEntries, rinaCellResets, RINA_NAMES, RINA_NEXT_MEMBER_RID, type RinaSwitchEntries } from './rina-entries.js';
+export { setupRinaJob, teardownRinaJob, type RinaInstalledJob, type RinaJobContext } from './rina-job.js';
+export { readRinaState, type RinaSwitchState, type FoundRinaJob } from './rina-state-read.js';
 export type { AnyInstalledJob } from './installed-job.js';

@@ -1,5 +1,6 @@
-/** A job the installer holds, of either kind of switch state. */
+/** A job the installer holds, of any kind of switch state. */
 import type { AtpInstalledJob } from './atp-job.js';
+import type { RinaInstalledJob } from './rina-job.js';
 import type { InstalledJob } from './switchml-job.js';
 
-export type AnyInstalledJob = InstalledJob | AtpInstalledJob;
+export type AnyInstalledJob = InstalledJob | AtpInstalledJob | RinaInstalledJob;

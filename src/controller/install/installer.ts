@@ -3,8 +3,9 @@
  * per controller run, holding a session with every P4Runtime switch of the
  * topology, the capacity allocator, the record of used cells, the ATP
  * generations it gave, and the jobs it installed. SwitchML jobs go to
- * switchml-job.ts, ATP jobs to atp-job.ts; both share the allocator, so a
- * job id holds switch state once, whatever its algorithm.
+ * switchml-job.ts, ATP jobs to atp-job.ts, Rina jobs to rina-job.ts; all
+ * share the allocator, so a job id holds switch state once, whatever its
+ * algorithm.
  *
  *   const installer = await Installer.connect(topology, { electionId: 1n });
  *   await installer.installForwarding();
@@ -15,7 +16,8 @@
  *
  * Each switch's capacity comes from its P4Info (slots = size of `seen` / 2,
  * jobs = size of the `jobs` table, or of `atp_jobs` on atp.p4, as
- * docs/p4-programs.md says), overridable per switch with `capacity`. ATP
+ * docs/p4-programs.md says; on rina_tor.p4 its `seen` and `rina_jobs`, as
+ * docs/rina.md says), overridable per switch with `capacity`. ATP
  * plans count a switch as able to aggregate when it is INA-capable and its
  * P4Info has atp.p4's `atp_jobs`.
  */
@@ -39,6 +41,8 @@ import { InstallError, InstallErrorCode as E } from './errors.js';
 import { installForwarding, type ForwardingReport } from './forwarding-install.js';
 import { ProgramCache, type ProgramCacheOptions } from './program-cache.js';
 import type { AnyInstalledJob } from './installed-job.js';
+import { RINA_NAMES } from './rina-entries.js';
+import { setupRinaJob, teardownRinaJob } from './rina-job.js';
 import { reconcileJobs, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
 import type { JobEntryOptions } from './switchml-entries.js';
 import { setupJob, teardownJob, type JobContext } from './switchml-job.js';
@@ -142,7 +146,12 @@ export class Installer {
       if (current.spec !== undefined && JSON.stringify(current.spec) === JSON.stringify(spec)) return current;
       throw new InstallError(E.INSTALL_JOB_CONFLICT, `job ${spec.id} is installed already with another spec; tear it down first`);
     }
-    const job = spec.algorithm === 'atp' ? await setupAtpJob(this.context(), spec, plan, this.atpSettings([spec])) : await setupJob(this.context(), spec, plan);
+    const job =
+      spec.algorithm === 'atp'
+        ? await setupAtpJob(this.context(), spec, plan, this.atpSettings([spec]))
+        : spec.algorithm === 'rina'
+          ? await setupRinaJob(this.context(), spec, plan)
+          : await setupJob(this.context(), spec, plan);
     this.installed.set(spec.id, job);
     return job;
   }
@@ -151,6 +160,7 @@ export class Installer {
     const job = this.installed.get(jobId);
     if (!job) throw new InstallError(E.INSTALL_UNKNOWN_JOB, `job ${jobId} is not installed by this controller; reconcile first if another run installed it`);
     if (job.algorithm === 'atp') await teardownAtpJob(this.context(), job, this.atpSettings([], jobId));
+    else if (job.algorithm === 'rina') await teardownRinaJob(this.context(), job);
     else await teardownJob(this.context(), job);
     this.installed.delete(jobId);
   }
@@ -200,8 +210,8 @@ export class Installer {
   private capacityOptions(): CapacityOptions {
     const perSwitch: Record<string, Partial<SwitchLimits>> = {};
     for (const s of this.sessions.values()) {
-      const seen = s.schema.registers.find('ingress.switchml.seen');
-      const jobs = s.schema.tables.find('ingress.switchml.jobs') ?? s.schema.tables.find(ATP_NAMES.jobs);
+      const seen = s.schema.registers.find('ingress.switchml.seen') ?? s.schema.registers.find(RINA_NAMES.seen);
+      const jobs = s.schema.tables.find('ingress.switchml.jobs') ?? s.schema.tables.find(ATP_NAMES.jobs) ?? s.schema.tables.find(RINA_NAMES.jobs);
       perSwitch[s.name] = {
         ...(seen ? { slots: Math.floor(seen.size / 2) } : {}),
         ...(jobs ? { maxJobs: jobs.size } : {}),

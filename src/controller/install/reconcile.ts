@@ -1,9 +1,11 @@
 /**
  * Reconciliation: what a (re)started controller does instead of installing
  * blindly. It reads every INA switch's job state back (job-state-read.ts for
- * switchml.p4, atp-state-read.ts for atp.p4), rebuilds the capacity
- * allocator from the job entries it finds, and compares each wanted job with
- * what is there (ATP jobs by atp-reconcile.ts, whatever their generation):
+ * switchml.p4, atp-state-read.ts for atp.p4, rina-state-read.ts for
+ * rina_tor.p4), rebuilds the capacity allocator from the job entries it
+ * finds, and compares each wanted job with what is there (ATP jobs by
+ * atp-reconcile.ts, whatever their generation; Rina jobs by
+ * rina-reconcile.ts):
  *
  *   unchanged    on every switch of its plan, with exactly the entries the
  *                spec gives (with the slot range and group read back): no write
@@ -21,8 +23,10 @@
  * `replace` is set: replacing a running job disturbs its workers, so the
  * caller decides. Leftovers of an interrupted setup or teardown (workers or
  * rewrite entries without a jobs entry, job-range groups nobody names) are
- * removed. Last, every atp.p4 switch gets the settings the wanted ATP jobs
- * call for (atp-settings.ts), written only where they differ.
+ * removed. A job id held by switch state of another kind than the spec's
+ * algorithm (a SwitchML job where an ATP job is wanted) is reinstalled. Last,
+ * every atp.p4 switch gets the settings the wanted ATP jobs call for
+ * (atp-settings.ts), written only where they differ.
  */
 import { del } from '../../p4runtime/index.js';
 import { CapacityAllocator, type CapacityOptions } from '../capacity.js';
@@ -35,12 +39,16 @@ import { readJobState, type FoundJob, type SwitchJobState } from './job-state-re
 import { jobSwitchEntries, type JobSwitchEntries } from './switchml-entries.js';
 import { setupJob, teardownJob, type JobContext } from './switchml-job.js';
 import type { SwitchSession } from './switch-session.js';
-import { compareAtpJob, foundAtp } from './atp-reconcile.js';
+import { compareAtpJob, foundAtp, type AtpComparison } from './atp-reconcile.js';
 import { setupAtpJob, teardownAtpJob, type AtpJobContext } from './atp-job.js';
 import { atpSettingsFor, syncAtpSettings } from './atp-settings.js';
 import { readAtpState, type AtpSwitchState } from './atp-state-read.js';
-import { ATP_NAMES, type AtpSwitchEntries } from './atp-entries.js';
+import { ATP_NAMES } from './atp-entries.js';
 import type { AnyInstalledJob } from './installed-job.js';
+import { RINA_NAMES } from './rina-entries.js';
+import { setupRinaJob, teardownRinaJob, type RinaJobContext } from './rina-job.js';
+import { compareRinaJob, foundRina, type RinaComparison } from './rina-reconcile.js';
+import { readRinaState, type RinaSwitchState } from './rina-state-read.js';
 
 export interface ReconcileOptions {
   /** Replace jobs whose entries differ from their spec instead of refusing. */
@@ -93,31 +101,43 @@ export async function reconcileJobs(
   const jobGroups = (sw: string) => new CapacityAllocator(capacity).limitsOf(sw).jobGroups;
   const states: SwitchJobState[] = [];
   const atpStates: AtpSwitchState[] = [];
+  const rinaStates: RinaSwitchState[] = [];
   for (const session of ctx.sessions.values()) {
     if (session.schema.tables.find('ingress.switchml.jobs')) states.push(await readJobState(session, jobGroups(session.name)));
     if (session.schema.tables.find(ATP_NAMES.jobs)) atpStates.push(await readAtpState(session, jobGroups(session.name)));
+    if (session.schema.tables.find(RINA_NAMES.jobs)) rinaStates.push(await readRinaState(session, jobGroups(session.name)));
   }
-  const allocations: SwitchAllocation[] = [...states, ...atpStates].flatMap((s) => [...s.jobs.values()].map((f) => f.allocation));
+  const allocations: SwitchAllocation[] = [...states, ...atpStates, ...rinaStates].flatMap((s) => [...s.jobs.values()].map((f) => f.allocation));
   const allocator = CapacityAllocator.restore({ version: 1, allocations }, capacity);
   const jctx: JobContext = { ...ctx, allocator };
   const actx: AtpJobContext = { ...ctx, allocator };
+  const rctx: RinaJobContext = { ...ctx, allocator };
+  /** Whether switch state of another kind than `kind` holds the job id (it goes, and the job is set up anew). */
+  const elsewhere = (id: number, kind: AnyInstalledJob['algorithm']): boolean =>
+    (kind !== 'switchml' && found(states, id).length > 0) || (kind !== 'atp' && foundAtp(atpStates, id).length > 0) || (kind !== 'rina' && foundRina(rinaStates, id).length > 0);
   for (const s of atpStates) for (const f of s.jobs.values()) ctx.generations.remember(s.switch, f.allocation.jobId, f.entries.generation);
 
   const verdicts = new Map<number, Verdict>();
-  const expected = new Map<number, JobSwitchEntries[]>();
-  const expectedAtp = new Map<number, AtpSwitchEntries[]>();
+  /** Jobs found as their spec says: kept as they are. */
+  const adopted = new Map<number, AnyInstalledJob>();
   const conflicts: string[] = [];
   for (const { spec, plan } of wanted) {
-    if (spec.algorithm === 'atp') {
-      const c = compareAtpJob(ctx.topology, ctx.sessions, spec, plan, atpStates);
+    const held = () => ({ spec, plan, allocation: allocator.allocation(spec.id)!, cellsCleared: 0 });
+    if (spec.algorithm === 'atp' || spec.algorithm === 'rina') {
+      let c: AtpComparison | RinaComparison;
+      if (spec.algorithm === 'atp') {
+        const a = (c = compareAtpJob(ctx.topology, ctx.sessions, spec, plan, atpStates));
+        if (a.verdict === 'unchanged') adopted.set(spec.id, { ...held(), algorithm: 'atp', switches: a.entries });
+      } else {
+        const r = (c = compareRinaJob(ctx.topology, ctx.sessions, spec, plan, rinaStates));
+        if (r.verdict === 'unchanged') adopted.set(spec.id, { ...held(), algorithm: 'rina', switches: r.entries });
+      }
       if (c.verdict === 'differs') {
         if (options.replace) verdicts.set(spec.id, 'replaced');
         else conflicts.push(`job ${spec.id} on ${c.switches.join(', ')}`);
         continue;
       }
-      if (c.verdict === 'unchanged') expectedAtp.set(spec.id, c.entries);
-      // A SwitchML job of the same id is in the way: it goes, and the ATP job is set up anew.
-      verdicts.set(spec.id, c.verdict === 'installed' && found(states, spec.id).length > 0 ? 'reinstalled' : c.verdict);
+      verdicts.set(spec.id, c.verdict === 'installed' && elsewhere(spec.id, spec.algorithm) ? 'reinstalled' : c.verdict);
       continue;
     }
     const here = found(states, spec.id);
@@ -127,8 +147,7 @@ export async function reconcileJobs(
       continue;
     }
     if (here.length === 0) {
-      // An ATP job of the same id is in the way: it goes, and the SwitchML job is set up anew.
-      verdicts.set(spec.id, foundAtp(atpStates, spec.id).length > 0 ? 'reinstalled' : 'installed');
+      verdicts.set(spec.id, elsewhere(spec.id, 'switchml') ? 'reinstalled' : 'installed');
       continue;
     }
     const sameSwitches = here.length === points.length && points.every((p) => here.some((f) => f.allocation.switch === p.switch));
@@ -138,12 +157,13 @@ export async function reconcileJobs(
     }
     const mine = points.map((p) => {
       const f = here.find((h) => h.allocation.switch === p.switch)!;
-      return { f, want: jobSwitchEntries(ctx.topology, spec, p, f.allocation, ctx.entryOptions) };
+      // The spec's pool size, not the one read back: a job whose pool changed differs.
+      return { f, want: jobSwitchEntries(ctx.topology, spec, p, { ...f.allocation, slots: spec.poolSize }, ctx.entryOptions) };
     });
     const differs = mine.filter(({ f, want }) => !f.hasGroup || signature(ctx.sessions.get(f.allocation.switch)!, f.entries) !== signature(ctx.sessions.get(f.allocation.switch)!, want));
     if (differs.length === 0) {
       verdicts.set(spec.id, 'unchanged');
-      expected.set(spec.id, mine.map((m) => m.want));
+      adopted.set(spec.id, { ...held(), algorithm: 'switchml', switches: mine.map((m) => m.want) });
     } else if (options.replace) {
       verdicts.set(spec.id, 'replaced');
     } else {
@@ -158,7 +178,7 @@ export async function reconcileJobs(
   }
 
   let orphansRemoved = 0;
-  for (const s of [...states, ...atpStates]) {
+  for (const s of [...states, ...atpStates, ...rinaStates]) {
     // Entries before groups: an entry may name a group; a separate Write keeps that order.
     const session = ctx.sessions.get(s.switch)!;
     await session.write(s.orphanEntries.map(del));
@@ -167,38 +187,40 @@ export async function reconcileJobs(
   }
 
   const jobs = new Map<number, AnyInstalledJob>();
-  for (const f of states.flatMap((s) => [...s.jobs.values()])) ctx.cells.markUsed(f.allocation.switch, f.allocation.slotBase, f.allocation.slots);
+  for (const f of [...states, ...rinaStates].flatMap((s) => [...s.jobs.values()])) ctx.cells.markUsed(f.allocation.switch, f.allocation.slotBase, f.allocation.slots);
   const wantedIds = new Set(wanted.map((w) => w.spec.id));
   const foreign = [...new Set(allocations.map((a) => a.jobId))].filter((id) => !wantedIds.has(id)).sort((a, b) => a - b);
   for (const id of foreign) {
-    const allocation = allocator.allocation(id)!;
+    const held = { spec: undefined, plan: undefined, allocation: allocator.allocation(id)!, cellsCleared: 0 };
     const atpFound = foundAtp(atpStates, id);
+    const rinaFound = foundRina(rinaStates, id);
     jobs.set(
       id,
       atpFound.length > 0
-        ? { algorithm: 'atp', spec: undefined, plan: undefined, allocation, switches: atpFound.map((f) => f.entries), cellsCleared: 0 }
-        : { algorithm: 'switchml', spec: undefined, plan: undefined, allocation, switches: found(states, id).map((f) => f.entries), cellsCleared: 0 },
+        ? { ...held, algorithm: 'atp', switches: atpFound.map((f) => f.entries) }
+        : rinaFound.length > 0
+          ? { ...held, algorithm: 'rina', switches: rinaFound.map((f) => f.entries) }
+          : { ...held, algorithm: 'switchml', switches: found(states, id).map((f) => f.entries) },
     );
   }
   const settings = atpSettingsFor(wanted.map((w) => w.spec));
   for (const { spec, plan } of wanted) {
     const verdict = verdicts.get(spec.id)!;
     if (verdict === 'unchanged') {
-      const allocation = allocator.allocation(spec.id)!;
-      jobs.set(
-        spec.id,
-        spec.algorithm === 'atp'
-          ? { algorithm: 'atp', spec, plan, allocation, switches: expectedAtp.get(spec.id)!, cellsCleared: 0 }
-          : { algorithm: 'switchml', spec, plan, allocation, switches: expected.get(spec.id)!, cellsCleared: 0 },
-      );
+      jobs.set(spec.id, adopted.get(spec.id)!);
       continue;
     }
     const leftovers = found(states, spec.id);
     if (leftovers.length > 0) await teardownJob(jctx, { allocation: allocator.allocation(spec.id)!, switches: leftovers.map((f) => f.entries) });
     const atpLeftovers = foundAtp(atpStates, spec.id);
     if (atpLeftovers.length > 0) await teardownAtpJob(actx, { allocation: allocator.allocation(spec.id) ?? { jobId: spec.id, switches: [] }, switches: atpLeftovers.map((f) => f.entries) }, settings);
+    const rinaLeftovers = foundRina(rinaStates, spec.id);
+    if (rinaLeftovers.length > 0) await teardownRinaJob(rctx, { allocation: allocator.allocation(spec.id) ?? { jobId: spec.id, switches: [] }, switches: rinaLeftovers.map((f) => f.entries) });
     if (verdict === 'hostOnly') continue;
-    jobs.set(spec.id, spec.algorithm === 'atp' ? await setupAtpJob(actx, spec, plan, settings) : await setupJob(jctx, spec, plan));
+    jobs.set(
+      spec.id,
+      spec.algorithm === 'atp' ? await setupAtpJob(actx, spec, plan, settings) : spec.algorithm === 'rina' ? await setupRinaJob(rctx, spec, plan) : await setupJob(jctx, spec, plan),
+    );
   }
   await syncAtpSettings(ctx.sessions, settings);
   const ids = (v: Verdict) => wanted.filter((w) => verdicts.get(w.spec.id) === v).map((w) => w.spec.id);
