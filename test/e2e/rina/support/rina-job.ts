@@ -1,11 +1,10 @@
 /**
  * One Rina job end to end on a Fabric: its plan from the controller
  * (Installer.planFor → planRina), its entries on every INA ToR of the plan
- * (rinaSwitchEntries, written over the controller's P4Runtime sessions in
- * the documented order, as a test-side installer until the controller has
- * its own), and one RinaWorker per worker on its host's UDP wire, configured
- * from the plan (ringFromPlan, placeInPlan). Everything the run opened is
- * closed before it returns.
+ * (Installer.setupJob → rina-job.ts: slots and group allocated, written in
+ * the documented order), and one RinaWorker per worker on its host's UDP
+ * wire, configured from the plan (ringFromPlan, placeInPlan). Everything the
+ * run opened is closed before it returns.
  */
 import { ringFromPlan, placeInPlan } from '../../../../src/agent/rina/ring-config.js';
 import { RinaWorker } from '../../../../src/agent/rina/rina-worker.js';
@@ -13,9 +12,8 @@ import type { RinaStats } from '../../../../src/agent/rina/rina-stats.js';
 import { socketAddress, type UdpWireTransport } from '../../../../src/agent/transport/index.js';
 import { defineJob, type JobSpec, type RolloutPlan } from '../../../../src/controller/index.js';
 import type { Installer } from '../../../../src/controller/install/index.js';
-import { rinaCellResets, rinaSwitchEntries } from '../../../../src/controller/install/rina-entries.js';
 import { ipv4ToText } from '../../../../src/wire/index.js';
-import { counter, insert, modify } from '../../../../src/p4runtime/index.js';
+import { counter } from '../../../../src/p4runtime/index.js';
 import type { Fabric } from './fabric.js';
 import { VALUES } from './fabric.js';
 
@@ -26,20 +24,12 @@ export function rinaJob(id: number, hosts: readonly string[], poolSize: number):
 }
 
 /**
- * Writes the job's entries at every INA ToR of the plan: group, rewrites,
- * workers, the job's cells cleared (p4ina's switch takes register writes;
- * docs/rina.md, "What the controller installs"), then the job.
+ * Sets the job up at every INA ToR of the plan with the controller's
+ * installer; a plan with no INA rack (a ring of autonomous workers) needs
+ * nothing on the switches.
  */
-export async function installRina(installer: Installer, spec: JobSpec, plan: RolloutPlan, slotBase = 0): Promise<void> {
-  for (const [i, point] of plan.aggregationPoints.entries()) {
-    const allocation = { slotBase, slots: spec.poolSize, multicastGroup: 0x100 + spec.id * 8 + i };
-    const e = rinaSwitchEntries(installer.topology, spec, plan, point.switch, allocation);
-    const session = installer.sessions.get(point.switch)!;
-    await session.write([insert(e.group)]);
-    await session.write([...e.rewrites.map(insert), ...e.workers.map(insert)]);
-    await session.write(rinaCellResets(allocation).map(modify));
-    await session.write([insert(e.job)]);
-  }
+export async function installRina(installer: Installer, spec: JobSpec, plan: RolloutPlan): Promise<void> {
+  if (plan.aggregationPoints.length > 0) await installer.setupJob(spec, plan);
 }
 
 export interface RinaRunOutcome {
