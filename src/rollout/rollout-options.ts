@@ -1,5 +1,5 @@
-/** Until Rina runs in the sweep (issue #13), the default leaves it out rather than fail every stage. */
-const DEFAULT_ALGORITHMS = 'atp,hierarchical,ring';
+/** What Rina's paper compares at partial deployment. */
+const DEFAULT_ALGORITHMS = 'rina,atp,hierarchical,ring';
 
 /**
  * `p4ina rollout` options: the topology (the testbeds' `--topo` shorthand),

@@ -1,14 +1,15 @@
 /**
  * The whole `p4ina rollout` run: the network for `--net`, the stages picked
  * by the seed among the ToRs that have workers, the sweep, and the report.
- * The network is closed whatever happens (runSweep closes it).
+ * The network is closed whatever happens (runSweep closes it). In Mininet
+ * (as root) every run is a testbed of its own (mininet-network.ts).
  */
 import type { Progress } from '../demo/progress.js';
 import { cellIsExact } from './rollout-cells.js';
-import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
 import type { RolloutOptions } from './rollout-options.js';
 import type { RolloutReport } from './rollout-report.js';
 import { LoopbackRolloutNetwork } from './loopback-network.js';
+import { MininetRolloutNetwork } from './mininet-network.js';
 import { runSweep } from './run-rollout.js';
 import { pickStages } from './stage-pick.js';
 
@@ -19,11 +20,14 @@ export interface RolloutOutcome {
 }
 
 export async function runRollout(options: RolloutOptions, progress: Progress, signal: AbortSignal): Promise<RolloutOutcome> {
+  let network: LoopbackRolloutNetwork | MininetRolloutNetwork;
   if (options.net === 'mininet') {
-    throw new RolloutError(ROLLOUT_ERROR_CODES.network, '--net mininet is not available yet for the rollout sweep; use --net loopback, or p4ina testbed --ina-tors for one stage in Mininet');
+    // Throws ROLLOUT_NEEDS_ROOT (not root, no Mininet) before anything starts; each run builds its own testbed.
+    network = MininetRolloutNetwork.start(options);
+  } else {
+    progress.update(`rollout: starting the loopback fabric (${options.topoText})`);
+    network = await LoopbackRolloutNetwork.start(options, signal);
   }
-  progress.update(`rollout: starting the loopback fabric (${options.topoText})`);
-  const network = await LoopbackRolloutNetwork.start(options, signal);
   const tors = network.workerTors;
   const counts = options.stages ?? Array.from({ length: tors.length + 1 }, (_, k) => k);
   const stages = pickStages(tors, counts, options.seed);

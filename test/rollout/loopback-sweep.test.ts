@@ -27,9 +27,9 @@ interface Cell {
 }
 
 describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
-  test('ATP, hierarchical and ring at every stage of leafspine,racks=2,hosts=2: exact everywhere, the PS alone at stage 0', async () => {
+  test('Rina, ATP, hierarchical and ring at every stage of leafspine,racks=2,hosts=2: exact everywhere, the ring shrinking with each INA rack', async () => {
     const plot = path.join(dir, 'rollout.svg');
-    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'leafspine,racks=2,hosts=2,spines=1', '--algorithms', 'atp,hierarchical,ring', '--tensor', '16KiB', '--seed', '5', '--json', '--plot', plot], {
+    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'leafspine,racks=2,hosts=2,spines=1', '--algorithms', 'rina,atp,hierarchical,ring', '--tensor', '16KiB', '--seed', '5', '--json', '--plot', plot], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -45,7 +45,7 @@ describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
     expect(code, err).toBe(0);
     const report = JSON.parse(out) as { tors: number; workers: number; cells: Cell[] };
     expect(report).toMatchObject({ tors: 2, workers: 4 });
-    const algorithms = ['atp', 'hierarchical', 'ring'];
+    const algorithms = ['rina', 'atp', 'hierarchical', 'ring'];
     expect(report.cells.map((c) => [c.stage, c.inaTors.length, c.algorithm, c.exactRuns, c.failures])).toEqual(
       [0, 1, 2].flatMap((stage) => algorithms.map((algorithm) => [stage, stage, algorithm, 1, []])),
     );
@@ -55,9 +55,11 @@ describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
     expect(atp.map((c) => c.runs)).toEqual(['atp (PS only)', 'atp (partial INA)', 'atp (partial INA)']);
     // Two racks of two: the planner's racks, the same at every stage.
     for (const c of report.cells.filter((c) => c.algorithm === 'hierarchical')) expect(c.runs).toMatch(/^hierarchical, 2 racks/);
+    // Rina's rule (docs/wire.md §7): an INA rack of 2 is one member, so the ring has 4, 3, then 2 members.
+    expect(report.cells.filter((c) => c.algorithm === 'rina').map((c) => c.runs)).toEqual(['rina = ring of 4 (UDP, through the switches)', 'rina, ring of 3 (1 INA rack)', 'rina, ring of 2 (2 INA racks)']);
     const svg = readFileSync(plot, 'utf8');
-    expect(svg.match(/class="point"/g)).toHaveLength(9);
-    expect(err).toContain('rollout: run 9/9');
+    expect(svg.match(/class="point"/g)).toHaveLength(12);
+    expect(err).toContain('rollout: run 12/12');
     // The 4 switches (3 ToRs and the spine) at least, plus the agents seen at progress lines.
     expect(children.size).toBeGreaterThanOrEqual(4);
     for (const pid of children) expect(() => process.kill(pid, 0), `pid ${pid} still running`).toThrow();

@@ -4,10 +4,10 @@ import { describe, expect, test } from 'vitest';
 import { parseRolloutArgs } from '../../src/rollout/rollout-options.js';
 
 describe('parseRolloutArgs', () => {
-  test('defaults: 4 racks of 2, ATP and the host baselines (Rina joins when it runs in the sweep), every stage, loopback, 1 MiB', () => {
+  test('defaults: 4 racks of 2, the algorithms Rina’s paper compares, every stage, loopback, 1 MiB', () => {
     expect(parseRolloutArgs([])).toMatchObject({
       topo: { kind: 'leafspine', racks: 4, hosts: 2, spines: 1 },
-      algorithms: ['atp', 'hierarchical', 'ring'],
+      algorithms: ['rina', 'atp', 'hierarchical', 'ring'],
       stages: undefined,
       tensorBytes: 1024 * 1024,
       net: 'loopback',

@@ -1,0 +1,97 @@
+/**
+ * The sweep in Mininet, as root: each run is one whole Mininet testbed
+ * (mininet/testbed.py) with the stage's ToRs INA-capable (`--ina-tors`, by
+ * rack) and one algorithm, torn down by the script before the next run. The
+ * names are the loopback network's (src/fabric's shorthand topology, one
+ * parameter-server host in a rack of its own), which are Mininet's, so a
+ * stage means the same racks on both networks. Algorithms the testbed does
+ * not run are failed cells saying so, never results from elsewhere.
+ */
+import { shorthandDocument } from '../fabric/index.js';
+import type { RolloutAlgorithm, RunOutcome } from './rollout-cells.js';
+import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
+import type { RolloutOptions } from './rollout-options.js';
+import type { RolloutNetwork, RolloutRunRequest } from './run-rollout.js';
+import { runTestbedProcess, whyTestbedCannotRun } from './mininet-testbed-process.js';
+import { outcomeOfTestbedRun } from './mininet-outcome.js';
+
+/** What mininet/testbed.py runs (ALGORITHMS in mininet/p4ina_mininet/options.py). */
+const TESTBED_ALGORITHMS: ReadonlySet<RolloutAlgorithm> = new Set(['switchml', 'atp', 'ring']);
+/** Time for the testbed to build, compile and tear down around the runs' own --timeout. */
+const SETUP_MARGIN_MS = 180_000;
+
+function failed(message: string): RunOutcome {
+  return { timeMs: undefined, retransmissions: undefined, exact: undefined, runs: undefined, failure: message };
+}
+
+interface ShorthandHosts {
+  readonly workers: string[];
+  /** Every ToR with workers, and its rack number (the testbed's --ina-tors names racks). */
+  readonly rackOfTor: Map<string, number>;
+}
+
+/** Worker hosts and their ToRs, from the same document the loopback fabric is built from. */
+function shorthandHosts(options: RolloutOptions): ShorthandHosts {
+  const doc = shorthandDocument(options.topo, { psHosts: 1, inaRacks: 'all' }) as { hosts: Record<string, { ip: string }>; links: { nodes: [string, string] }[] };
+  const workers = Object.keys(doc.hosts).filter((h) => !/ps\d+$/.test(h));
+  const rackOfTor = new Map<string, number>();
+  for (const host of workers) {
+    const link = doc.links.find((l) => l.nodes[0] === host);
+    const rack = Number(doc.hosts[host]!.ip.split('.')[2]);
+    if (!link || !Number.isInteger(rack)) throw new Error(`the shorthand topology has no ToR link or rack for ${host}`);
+    rackOfTor.set(link.nodes[1].replace(/-p\d+$/, ''), rack);
+  }
+  return { workers, rackOfTor };
+}
+
+export class MininetRolloutNetwork implements RolloutNetwork {
+  private constructor(
+    private readonly options: RolloutOptions,
+    readonly workers: readonly string[],
+    private readonly rackOfTor: ReadonlyMap<string, number>,
+  ) {}
+
+  /** The ToRs that have workers, in rack order. */
+  get workerTors(): readonly string[] {
+    return [...this.rackOfTor.keys()];
+  }
+
+  /** Checks that the testbed can run here; throws ROLLOUT_NEEDS_ROOT with the reason before anything starts. */
+  static start(options: RolloutOptions): MininetRolloutNetwork {
+    const why = whyTestbedCannotRun();
+    if (why !== undefined) throw new RolloutError(ROLLOUT_ERROR_CODES.needsRoot, why);
+    const { workers, rackOfTor } = shorthandHosts(options);
+    return new MininetRolloutNetwork(options, workers, rackOfTor);
+  }
+
+  /** The testbed's arguments for one run. */
+  testbedArgs(request: RolloutRunRequest): string[] {
+    const racks = request.stage.inaTors.map((tor) => {
+      const rack = this.rackOfTor.get(tor);
+      if (rack === undefined) throw new Error(`stage ToR ${tor} is not a ToR with workers (${this.workerTors.join(', ')})`);
+      return rack;
+    });
+    const o = this.options;
+    return [
+      '--topo', o.topoText,
+      '--ina-tors', racks.length ? [...racks].sort((a, b) => a - b).join(',') : 'none',
+      '--job', request.algorithm,
+      '--tensor', String(o.tensorBytes),
+      '--seed', `${o.seed}/${request.repeat}`,
+      '--timeout', String(Math.ceil(o.runTimeoutS)),
+      ...(o.bwMbps === undefined ? [] : ['--bw', String(o.bwMbps)]),
+      ...(o.loss > 0 ? ['--loss', String(o.loss)] : []),
+      '--json',
+    ];
+  }
+
+  async run(request: RolloutRunRequest, signal: AbortSignal): Promise<RunOutcome> {
+    if (!TESTBED_ALGORITHMS.has(request.algorithm)) return failed(`${request.algorithm} does not run in the Mininet testbed yet`);
+    const result = await runTestbedProcess(this.testbedArgs(request), this.options.runTimeoutS * 1000 + SETUP_MARGIN_MS, signal);
+    if (signal.aborted) throw new RolloutError(ROLLOUT_ERROR_CODES.interrupted, 'interrupted while the Mininet testbed ran; it tore its network down');
+    return outcomeOfTestbedRun(request.algorithm, result);
+  }
+
+  /** Nothing stays up between runs: each testbed tears its network down before it exits. */
+  async close(): Promise<void> {}
+}
