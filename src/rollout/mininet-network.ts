@@ -8,6 +8,7 @@
  * not run are failed cells saying so, never results from elsewhere.
  */
 import { shorthandDocument } from '../fabric/index.js';
+import type { Progress } from '../demo/progress.js';
 import type { RolloutAlgorithm, RunOutcome } from './rollout-cells.js';
 import { RolloutError, ROLLOUT_ERROR_CODES } from './rollout-error.js';
 import type { RolloutOptions } from './rollout-options.js';
@@ -47,6 +48,7 @@ function shorthandHosts(options: RolloutOptions): ShorthandHosts {
 export class MininetRolloutNetwork implements RolloutNetwork {
   private constructor(
     private readonly options: RolloutOptions,
+    private readonly progress: Progress,
     readonly workers: readonly string[],
     private readonly rackOfTor: ReadonlyMap<string, number>,
   ) {}
@@ -57,11 +59,11 @@ export class MininetRolloutNetwork implements RolloutNetwork {
   }
 
   /** Checks that the testbed can run here; throws ROLLOUT_NEEDS_ROOT with the reason before anything starts. */
-  static start(options: RolloutOptions): MininetRolloutNetwork {
+  static start(options: RolloutOptions, progress: Progress): MininetRolloutNetwork {
     const why = whyTestbedCannotRun();
     if (why !== undefined) throw new RolloutError(ROLLOUT_ERROR_CODES.needsRoot, why);
     const { workers, rackOfTor } = shorthandHosts(options);
-    return new MininetRolloutNetwork(options, workers, rackOfTor);
+    return new MininetRolloutNetwork(options, progress, workers, rackOfTor);
   }
 
   /** The testbed's arguments for one run. */
@@ -87,7 +89,12 @@ export class MininetRolloutNetwork implements RolloutNetwork {
 
   async run(request: RolloutRunRequest, signal: AbortSignal): Promise<RunOutcome> {
     if (!TESTBED_ALGORITHMS.has(request.algorithm)) return failed(`${request.algorithm} does not run in the Mininet testbed yet`);
-    const result = await runTestbedProcess(this.testbedArgs(request), this.options.runTimeoutS * 1000 + SETUP_MARGIN_MS, signal);
+    const { stage, algorithm, repeat } = request;
+    // The testbed's own steps (building Mininet, the controller, the job) under the sweep's progress line.
+    const showStep = (line: string): void => {
+      if (line.startsWith('testbed: ')) this.progress.update(`rollout: stage ${stage.count} (${stage.inaTors.join(',') || 'no INA ToR'}), ${algorithm}, repeat ${repeat + 1}: ${line}`);
+    };
+    const result = await runTestbedProcess(this.testbedArgs(request), this.options.runTimeoutS * 1000 + SETUP_MARGIN_MS, signal, showStep);
     if (signal.aborted) throw new RolloutError(ROLLOUT_ERROR_CODES.interrupted, 'interrupted while the Mininet testbed ran; it tore its network down');
     return outcomeOfTestbedRun(request.algorithm, result);
   }

@@ -44,8 +44,8 @@ export function whyTestbedCannotRun(): string | undefined {
   return undefined;
 }
 
-/** Runs `testbed.py ARGS` to its end; resolves however it ends (never rejects once started). */
-export function runTestbedProcess(args: readonly string[], deadlineMs: number, signal: AbortSignal): Promise<TestbedProcessResult> {
+/** Runs `testbed.py ARGS` to its end, each whole stderr line to `onLine`; resolves however it ends (never rejects once started). */
+export function runTestbedProcess(args: readonly string[], deadlineMs: number, signal: AbortSignal, onLine: (line: string) => void = () => {}): Promise<TestbedProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(python(), [testbedScript(), ...args], {
       cwd: packageRoot(),
@@ -57,8 +57,12 @@ export function runTestbedProcess(args: readonly string[], deadlineMs: number, s
     let timedOut = false;
     const escalations: NodeJS.Timeout[] = [];
     child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    let partial = '';
     child.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).split('\n').slice(-STDERR_TAIL_LINES - 1).join('\n');
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
     });
     let stopping = false;
     const stop = (): void => {

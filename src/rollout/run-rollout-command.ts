@@ -23,7 +23,7 @@ export async function runRollout(options: RolloutOptions, progress: Progress, si
   let network: LoopbackRolloutNetwork | MininetRolloutNetwork;
   if (options.net === 'mininet') {
     // Throws ROLLOUT_NEEDS_ROOT (not root, no Mininet) before anything starts; each run builds its own testbed.
-    network = MininetRolloutNetwork.start(options);
+    network = MininetRolloutNetwork.start(options, progress);
   } else {
     progress.update(`rollout: starting the loopback fabric (${options.topoText})`);
     network = await LoopbackRolloutNetwork.start(options, signal);
