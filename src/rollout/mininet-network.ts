@@ -4,7 +4,8 @@
  * rack) and one algorithm, torn down by the script before the next run. The
  * names are the loopback network's (src/fabric's shorthand topology, one
  * parameter-server host in a rack of its own), which are Mininet's, so a
- * stage means the same racks on both networks. Algorithms the testbed does
+ * stage means the same racks on both networks; the other switches run
+ * forward.p4 (`--legacy p4`), as on loopback. Algorithms the testbed does
  * not run are failed cells saying so, never results from elsewhere.
  */
 import { shorthandDocument } from '../fabric/index.js';
@@ -25,14 +26,14 @@ function failed(message: string): RunOutcome {
   return { timeMs: undefined, retransmissions: undefined, exact: undefined, runs: undefined, failure: message };
 }
 
-interface ShorthandHosts {
+export interface ShorthandHosts {
   readonly workers: string[];
   /** Every ToR with workers, and its rack number (the testbed's --ina-tors names racks). */
   readonly rackOfTor: Map<string, number>;
 }
 
 /** Worker hosts and their ToRs, from the same document the loopback fabric is built from. */
-function shorthandHosts(options: RolloutOptions): ShorthandHosts {
+export function shorthandHosts(options: RolloutOptions): ShorthandHosts {
   const doc = shorthandDocument(options.topo, { psHosts: 1, inaRacks: 'all' }) as { hosts: Record<string, { ip: string }>; links: { nodes: [string, string] }[] };
   const workers = Object.keys(doc.hosts).filter((h) => !/ps\d+$/.test(h));
   const rackOfTor = new Map<string, number>();
@@ -43,6 +44,27 @@ function shorthandHosts(options: RolloutOptions): ShorthandHosts {
     rackOfTor.set(link.nodes[1].replace(/-p\d+$/, ''), rack);
   }
   return { workers, rackOfTor };
+}
+
+/** mininet/testbed.py's arguments for one run: the stage's ToRs as racks, every other switch forward.p4 as on loopback. */
+export function testbedArgs(options: RolloutOptions, rackOfTor: ReadonlyMap<string, number>, request: RolloutRunRequest): string[] {
+  const racks = request.stage.inaTors.map((tor) => {
+    const rack = rackOfTor.get(tor);
+    if (rack === undefined) throw new Error(`stage ToR ${tor} is not a ToR with workers (${[...rackOfTor.keys()].join(', ')})`);
+    return rack;
+  });
+  return [
+    '--topo', options.topoText,
+    '--ina-tors', racks.length ? [...racks].sort((a, b) => a - b).join(',') : 'none',
+    '--legacy', 'p4',
+    '--job', request.algorithm,
+    '--tensor', String(options.tensorBytes),
+    '--seed', `${options.seed}/${request.repeat}`,
+    '--timeout', String(Math.ceil(options.runTimeoutS)),
+    ...(options.bwMbps === undefined ? [] : ['--bw', String(options.bwMbps)]),
+    ...(options.loss > 0 ? ['--loss', String(options.loss)] : []),
+    '--json',
+  ];
 }
 
 export class MininetRolloutNetwork implements RolloutNetwork {
@@ -66,27 +88,6 @@ export class MininetRolloutNetwork implements RolloutNetwork {
     return new MininetRolloutNetwork(options, progress, workers, rackOfTor);
   }
 
-  /** The testbed's arguments for one run. */
-  testbedArgs(request: RolloutRunRequest): string[] {
-    const racks = request.stage.inaTors.map((tor) => {
-      const rack = this.rackOfTor.get(tor);
-      if (rack === undefined) throw new Error(`stage ToR ${tor} is not a ToR with workers (${this.workerTors.join(', ')})`);
-      return rack;
-    });
-    const o = this.options;
-    return [
-      '--topo', o.topoText,
-      '--ina-tors', racks.length ? [...racks].sort((a, b) => a - b).join(',') : 'none',
-      '--job', request.algorithm,
-      '--tensor', String(o.tensorBytes),
-      '--seed', `${o.seed}/${request.repeat}`,
-      '--timeout', String(Math.ceil(o.runTimeoutS)),
-      ...(o.bwMbps === undefined ? [] : ['--bw', String(o.bwMbps)]),
-      ...(o.loss > 0 ? ['--loss', String(o.loss)] : []),
-      '--json',
-    ];
-  }
-
   async run(request: RolloutRunRequest, signal: AbortSignal): Promise<RunOutcome> {
     if (!TESTBED_ALGORITHMS.has(request.algorithm)) return failed(`${request.algorithm} does not run in the Mininet testbed yet`);
     const { stage, algorithm, repeat } = request;
@@ -94,7 +95,7 @@ export class MininetRolloutNetwork implements RolloutNetwork {
     const showStep = (line: string): void => {
       if (line.startsWith('testbed: ')) this.progress.update(`rollout: stage ${stage.count} (${stage.inaTors.join(',') || 'no INA ToR'}), ${algorithm}, repeat ${repeat + 1}: ${line}`);
     };
-    const result = await runTestbedProcess(this.testbedArgs(request), this.options.runTimeoutS * 1000 + SETUP_MARGIN_MS, signal, showStep);
+    const result = await runTestbedProcess(testbedArgs(this.options, this.rackOfTor, request), this.options.runTimeoutS * 1000 + SETUP_MARGIN_MS, signal, showStep);
     if (signal.aborted) throw new RolloutError(ROLLOUT_ERROR_CODES.interrupted, 'interrupted while the Mininet testbed ran; it tore its network down');
     return outcomeOfTestbedRun(request.algorithm, result);
   }
