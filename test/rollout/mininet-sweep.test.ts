@@ -14,6 +14,7 @@ import { CLI, ROOT, isAlive, namespaces, waitAllGone, whyNotRunnable } from '../
 /** The rollout's testbeds use the testbed's default prefix, as the loopback fabric's names do. */
 const PREFIX = 'p4i';
 const TOPO = 'leafspine,racks=2,hosts=1,spines=1';
+const NOBODY = 65534;
 
 const why = whyNotRunnable();
 if (why) console.warn(`test/rollout/mininet-sweep: skipped: ${why}`);
@@ -76,11 +77,9 @@ function cmdline(pid: number): string {
 describe('p4ina rollout --net mininet without root', () => {
   test('refuses with ROLLOUT_NEEDS_ROOT and the reason, before anything starts', async () => {
     const asRoot = process.getuid?.() === 0;
-    // As root, the same command as an unprivileged user (nobody can read the checkout and dist/).
+    // As root, the same command as an unprivileged user (nobody, 65534, can read the checkout and dist/).
     const argv = ['rollout', '--net', 'mininet', '--topo', TOPO, '--algorithms', 'atp', '--tensor', '64KiB', '--json', '--no-plot'];
-    const run = asRoot
-      ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, CLI, ...argv], { cwd: '/', encoding: 'utf8' })
-      : spawnSync(process.execPath, [CLI, ...argv], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [CLI, ...argv], { cwd: '/', encoding: 'utf8', ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toContain('error ROLLOUT_NEEDS_ROOT: Mininet needs root');
     expect(run.stdout).toBe('');
