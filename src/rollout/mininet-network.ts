@@ -90,6 +90,9 @@ export class MininetRolloutNetwork implements RolloutNetwork {
 
   async run(request: RolloutRunRequest, signal: AbortSignal): Promise<RunOutcome> {
     if (!TESTBED_ALGORITHMS.has(request.algorithm)) return failed(`${request.algorithm} does not run in the Mininet testbed yet`);
+    if (request.algorithm === 'switchml' && this.rackOfTor.size > 1) {
+      return failed(`switchml in the Mininet testbed runs within one INA rack only, not the sweep's job across ${this.rackOfTor.size} racks (on loopback it runs as the planner's ring fallback)`);
+    }
     const { stage, algorithm, repeat } = request;
     // The testbed's own steps (building Mininet, the controller, the job) under the sweep's progress line.
     const showStep = (line: string): void => {
@@ -97,7 +100,7 @@ export class MininetRolloutNetwork implements RolloutNetwork {
     };
     const result = await runTestbedProcess(testbedArgs(this.options, this.rackOfTor, request), this.options.runTimeoutS * 1000 + SETUP_MARGIN_MS, signal, showStep);
     if (signal.aborted) throw new RolloutError(ROLLOUT_ERROR_CODES.interrupted, 'interrupted while the Mininet testbed ran; it tore its network down');
-    return outcomeOfTestbedRun(request.algorithm, result);
+    return outcomeOfTestbedRun(request.algorithm, result, this.workers.length);
   }
 
   /** Nothing stays up between runs: each testbed tears its network down before it exits. */

@@ -73,7 +73,8 @@ function runsLabel(row: TestbedRow, hosts: readonly string[]): string {
   return `${row.algorithm} (${row.workers} workers${hosts.length ? `: ${hosts.join(', ')}` : ''})`;
 }
 
-export function outcomeOfTestbedRun(algorithm: RolloutAlgorithm, result: TestbedProcessResult): RunOutcome {
+/** `workers`: how many the sweep's job has; a run on fewer is not that job, so it is a failure. */
+export function outcomeOfTestbedRun(algorithm: RolloutAlgorithm, result: TestbedProcessResult, workers: number): RunOutcome {
   const doc = parseDocument(result.stdout);
   const why = result.stderrTail ? `:\n${result.stderrTail}` : '';
   if (result.timedOut) return failed(`the Mininet testbed ran past its deadline and was stopped${why}`);
@@ -82,6 +83,7 @@ export function outcomeOfTestbedRun(algorithm: RolloutAlgorithm, result: Testbed
   if (!row) return failed(`the Mininet testbed's document has no ${algorithm} run`);
   const runs = runsLabel(row, doc.hosts[algorithm] ?? []);
   if (row.failure !== null) return failed(row.failure, runs);
+  if (row.workers !== workers) return failed(`the Mininet testbed ran ${algorithm} on ${row.workers} of the job's ${workers} workers`, runs);
   if (row.timeMs === null) return failed('the Mininet testbed reported no time', runs);
   return {
     timeMs: row.timeMs,

@@ -78,29 +78,30 @@ function result(runs: Record<string, unknown>[], extra: Partial<TestbedProcessRe
 
 describe('outcomeOfTestbedRun', () => {
   test("an exact ATP run: the row's time and retransmissions, where it aggregated", () => {
-    expect(outcomeOfTestbedRun('atp', result([atpRow()]))).toEqual({ timeMs: 663.6, retransmissions: 24, exact: true, runs: 'atp (level 0: p4it1)', failure: undefined });
+    expect(outcomeOfTestbedRun('atp', result([atpRow()]), 2)).toEqual({ timeMs: 663.6, retransmissions: 24, exact: true, runs: 'atp (level 0: p4it1)', failure: undefined });
   });
 
   test('ATP with no INA switch is PS only; with a level 1 both levels show', () => {
-    expect(outcomeOfTestbedRun('atp', result([atpRow({ atp: { level0: [], level1: null } })])).runs).toBe('atp (PS only)');
-    expect(outcomeOfTestbedRun('atp', result([atpRow({ atp: { level0: ['p4it1', 'p4it2'], level1: 'p4is1' } })])).runs).toBe('atp (level 0: p4it1, p4it2; level 1: p4is1)');
+    expect(outcomeOfTestbedRun('atp', result([atpRow({ atp: { level0: [], level1: null } })]), 2).runs).toBe('atp (PS only)');
+    expect(outcomeOfTestbedRun('atp', result([atpRow({ atp: { level0: ['p4it1', 'p4it2'], level1: 'p4is1' } })]), 2).runs).toBe('atp (level 0: p4it1, p4it2; level 1: p4is1)');
   });
 
   test('not identical, or a bound violated, is a run that is not exact', () => {
-    expect(outcomeOfTestbedRun('atp', result([atpRow({ identical: false })])).exact).toBe(false);
-    expect(outcomeOfTestbedRun('atp', result([atpRow({ boundViolations: 3 })])).exact).toBe(false);
+    expect(outcomeOfTestbedRun('atp', result([atpRow({ identical: false })]), 2).exact).toBe(false);
+    expect(outcomeOfTestbedRun('atp', result([atpRow({ boundViolations: 3 })]), 2).exact).toBe(false);
   });
 
   test('with loss, the frames the testbed dropped', () => {
-    expect(outcomeOfTestbedRun('atp', result([atpRow()], {}, 0.01)).framesLost).toBe(17);
+    expect(outcomeOfTestbedRun('atp', result([atpRow()], {}, 0.01), 2).framesLost).toBe(17);
   });
 
   test("the row's failure, a missing document, a malformed row, a timeout: failures with the reason", () => {
-    expect(outcomeOfTestbedRun('atp', result([atpRow({ failure: 'worker 1 exited 1', timeMs: null, identical: null })]))).toMatchObject({ failure: 'worker 1 exited 1', runs: 'atp (level 0: p4it1)', timeMs: undefined });
-    const none = outcomeOfTestbedRun('ring', { code: 2, signal: null, stdout: '', stderrTail: 'testbed: --topo: bad', timedOut: false });
+    expect(outcomeOfTestbedRun('atp', result([atpRow({ failure: 'worker 1 exited 1', timeMs: null, identical: null })]), 2)).toMatchObject({ failure: 'worker 1 exited 1', runs: 'atp (level 0: p4it1)', timeMs: undefined });
+    const none = outcomeOfTestbedRun('ring', { code: 2, signal: null, stdout: '', stderrTail: 'testbed: --topo: bad', timedOut: false }, 2);
     expect(none.failure).toBe('the Mininet testbed printed no results document (exit 2):\ntestbed: --topo: bad');
-    expect(outcomeOfTestbedRun('atp', result([atpRow({ timeMs: 'slow' })])).failure).toMatch(/no results document/);
-    expect(outcomeOfTestbedRun('ring', result([atpRow()])).failure).toBe("the Mininet testbed's document has no ring run");
-    expect(outcomeOfTestbedRun('atp', result([atpRow()], { timedOut: true })).failure).toMatch(/ran past its deadline/);
+    expect(outcomeOfTestbedRun('atp', result([atpRow({ timeMs: 'slow' })]), 2).failure).toMatch(/no results document/);
+    expect(outcomeOfTestbedRun('ring', result([atpRow()]), 2).failure).toBe("the Mininet testbed's document has no ring run");
+    expect(outcomeOfTestbedRun('atp', result([atpRow()], { timedOut: true }), 2).failure).toMatch(/ran past its deadline/);
+    expect(outcomeOfTestbedRun('atp', result([atpRow()]), 4).failure).toBe("the Mininet testbed ran atp on 2 of the job's 4 workers");
   });
 });
