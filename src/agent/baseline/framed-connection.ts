@@ -13,6 +13,7 @@
  */
 import type { Socket } from 'node:net';
 import { moduleLogger } from '../../log/logger.js';
+import { REAL_TIMERS, type AgentTimers, type CancelTimer } from '../time.js';
 import { asBaselineError, BASELINE_ERROR_CODES, BaselineError, isBaselineErrorCode } from './baseline-error.js';
 import { FrameDecoder } from './frame-decoder.js';
 import { encodeError, type ErrorFrame, type Frame } from './frame.js';
@@ -58,7 +59,7 @@ export class FramedConnection {
   /** The last write filled the socket's buffer: wait for 'drain' before the next. */
   private mustDrain = false;
   private readonly failListeners: ((error: BaselineError) => void)[] = [];
-  private graceTimer: NodeJS.Timeout | undefined;
+  private graceTimer: CancelTimer | undefined;
   private isClosed = false;
 
   constructor(
@@ -66,13 +67,15 @@ export class FramedConnection {
     /** Names the peer in messages, e.g. "rank 2 (127.0.0.1:4012)"; renamed once the handshake says who it is. */
     private peerName: string,
     maxBodyBytes: number,
+    /** The close grace period's timer (injected so tests can run it in virtual time). */
+    private readonly timers: AgentTimers = REAL_TIMERS,
   ) {
     this.decoder = new FrameDecoder(maxBodyBytes, () => this.peerName);
     socket.setNoDelay(true);
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
         this.isClosed = true;
-        if (this.graceTimer) clearTimeout(this.graceTimer);
+        this.graceTimer?.();
         this.fail(new BaselineError(BASELINE_ERROR_CODES.peerClosed, `the connection to ${this.peer} closed`), false);
         resolve();
       });
@@ -184,8 +187,7 @@ export class FramedConnection {
   private destroyAfterGrace(): void {
     if (this.graceTimer) return;
     const graceMs = Math.min(MAX_CLOSE_GRACE_MS, CLOSE_GRACE_MS + this.socket.writableLength / SLOWEST_LINK_BYTES_PER_MS);
-    this.graceTimer = setTimeout(() => this.socket.destroy(), graceMs);
-    this.graceTimer.unref();
+    this.graceTimer = this.timers.schedule(graceMs, () => this.socket.destroy());
   }
 
   private received(bytes: Buffer): void {

@@ -7,12 +7,25 @@
  * difference is BASELINE_HANDSHAKE_MISMATCH naming the field and both values.
  */
 import type { Socket } from 'node:net';
+import { REAL_TIMERS, type AgentClock, type AgentTimers } from '../time.js';
 import { asBaselineError, BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { abortedError, dialUntil, pause } from './dial.js';
 import type { Endpoint } from './endpoint.js';
 import { PROTOCOL_VERSION, ROLE, type HelloFrame, type Role } from './frame.js';
 import { FramedConnection } from './framed-connection.js';
 import type { Listener } from './listener.js';
+
+/**
+ * The clock deadlines are read on and the timers that enforce them. The
+ * baselines' deadlines are wall-clock milliseconds (their callers compute
+ * them from Date.now), so that is the default clock; tests may pass their own.
+ */
+export interface HandshakeTime {
+  readonly clock: AgentClock;
+  readonly timers: AgentTimers;
+}
+
+export const WALL_TIME: HandshakeTime = { clock: { now: () => Date.now() }, timers: REAL_TIMERS };
 
 /** Pause before dialling again after a listener hung up on us (it was not taking connections yet). */
 const RETRY_PAUSE_MS = 50;
@@ -57,16 +70,16 @@ export function checkHello(hello: HelloFrame, expected: HelloExpectation, peer: 
 }
 
 /**
- * Waits for the peer's HELLO until `deadline` (a Date.now() value). Rejects
- * with the connection's failure, BASELINE_UNEXPECTED_FRAME if something else
- * comes first, BASELINE_CONNECT_TIMEOUT, or BASELINE_ABORTED.
+ * Waits for the peer's HELLO until `deadline` (a value of `time.clock`).
+ * Rejects with the connection's failure, BASELINE_UNEXPECTED_FRAME if
+ * something else comes first, BASELINE_CONNECT_TIMEOUT, or BASELINE_ABORTED.
  */
-export function receiveHello(connection: FramedConnection, deadline: number, signal: AbortSignal | undefined): Promise<HelloFrame> {
+export function receiveHello(connection: FramedConnection, deadline: number, signal: AbortSignal | undefined, time: HandshakeTime = WALL_TIME): Promise<HelloFrame> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (): void => {
       settled = true;
-      clearTimeout(timer);
+      cancelTimer();
       signal?.removeEventListener('abort', onAbort);
       connection.setHandler(undefined);
     };
@@ -74,9 +87,9 @@ export function receiveHello(connection: FramedConnection, deadline: number, sig
       const error = abortedError(signal!, `the handshake with ${connection.peer}`);
       connection.fail(error, false);
     };
-    const timer = setTimeout(() => {
+    const cancelTimer = time.timers.schedule(deadline - time.clock.now(), () => {
       connection.fail(new BaselineError(BASELINE_ERROR_CODES.connectTimeout, `${connection.peer} did not complete the handshake in time`), false);
-    }, Math.max(0, deadline - Date.now()));
+    });
     signal?.addEventListener('abort', onAbort, { once: true });
     connection.setHandler({
       onFrame(frame) {
@@ -105,7 +118,7 @@ export interface DialAndGreetOptions {
   readonly hello: Buffer;
   readonly expected: HelloExpectation;
   readonly maxBodyBytes: number;
-  /** A Date.now() value. */
+  /** A value of the handshake's clock (by default Date.now()). */
   readonly deadline: number;
   readonly signal: AbortSignal | undefined;
   /** Every connection made is added here, so the caller can close them if set-up fails elsewhere. */
@@ -150,11 +163,13 @@ export interface AcceptAndGreetOptions {
   readonly hello: Buffer;
   readonly expected: HelloExpectation;
   readonly maxBodyBytes: number;
-  /** A Date.now() value. */
+  /** A value of the handshake's clock (by default Date.now()). */
   readonly deadline: number;
   readonly signal: AbortSignal;
   /** Every connection accepted is added here, so the caller can close them if set-up fails elsewhere. */
   readonly opened: FramedConnection[];
+  /** Default WALL_TIME. */
+  readonly time?: HandshakeTime;
 }
 
 /**
@@ -168,21 +183,22 @@ export function acceptAndGreet(listener: Listener, options: AcceptAndGreetOption
   return new Promise<FramedConnection>((resolve, reject) => {
     let accepted = false;
     const finish = (error: BaselineError | undefined, connection?: FramedConnection): void => {
-      clearTimeout(timer);
+      cancelTimer();
       signal.removeEventListener('abort', onAbort);
       listener.onConnection(undefined);
       if (error) reject(error);
       else resolve(connection!);
     };
     const onAbort = (): void => finish(abortedError(signal, `waiting for ${peerName}`));
-    const timer = setTimeout(() => {
+    const time = options.time ?? WALL_TIME;
+    const cancelTimer = time.timers.schedule(options.deadline - time.clock.now(), () => {
       finish(new BaselineError(BASELINE_ERROR_CODES.connectTimeout, `${options.self} heard nothing from ${peerName} on ${listener.address} before the deadline; is it running, with this address in its peer list?`));
-    }, Math.max(0, options.deadline - Date.now()));
+    });
     signal.addEventListener('abort', onAbort, { once: true });
     listener.onConnection((socket: Socket) => {
       const connection = new FramedConnection(socket, `the connection from ${socket.remoteAddress}:${socket.remotePort}`, options.maxBodyBytes);
       options.opened.push(connection);
-      receiveHello(connection, options.deadline, signal)
+      receiveHello(connection, options.deadline, signal, time)
         .then(async (hello) => {
           if (accepted) throw new BaselineError(BASELINE_ERROR_CODES.handshakeMismatch, `${connection.peer} claims to be ${peerName}, which is already connected`);
           checkHello(hello, options.expected, connection.peer);
