@@ -3,6 +3,7 @@
  * agents' own CLI-ready entries so that the flags documented there are the
  * flags here. Exit codes: 0 done (or --help), 1 the run failed, 2 bad usage.
  */
+import { runInterruptible } from './interruptible.js';
 import { atpPsCommand } from '../agent/atp/ps-main.js';
 import { atpWorkerCommand } from '../agent/atp/worker-main.js';
 import { hierarchicalWorkerMain } from '../agent/baseline/hierarchical-worker-main.js';
@@ -68,16 +69,7 @@ export async function runAgent(argv: readonly string[], io: MainIo = CONSOLE_IO)
     io.err(USAGE.trimEnd());
     return 2;
   }
-  const controller = new AbortController();
-  const stop = (): void => controller.abort(new Error('interrupted by a signal'));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    return await main(rest, io, controller.signal);
-  } finally {
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
-  }
+  return runInterruptible((signal) => main(rest, io, signal), new Error('interrupted by a signal'));
 }
 
 export function run(argv: string[]): Promise<number> {

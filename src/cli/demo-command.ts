@@ -4,6 +4,7 @@
  * stderr. Exit status: 0 every run exact and identical on all workers,
  * 1 a run failed or was not exact, 2 bad options, 130 interrupted (Ctrl-C).
  */
+import { runInterruptible } from './interruptible.js';
 import { DEMO_ERROR_CODES } from '../demo/demo-error.js';
 import { DEMO_USAGE, parseDemoArgs, type DemoOptions } from '../demo/demo-options.js';
 import { rowIsExact } from '../report/demo-results.js';
@@ -27,25 +28,20 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${DEMO_USAGE}\n`);
     return 0;
   }
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    const outcome = await runDemo(options, { progress: stderrProgress(), signal: controller.signal });
-    if (options.json) {
-      process.stdout.write(`${formatDemoJson(options, outcome)}\n`);
-    } else {
-      const loss = options.loss > 0 ? `\nloss ${options.loss} on every wire, each way: ${outcome.framesLost} frame(s) dropped by the demo's relays\n` : '';
-      process.stdout.write(`${formatDemoTable(outcome)}${loss}`);
+  return runInterruptible(async (signal) => {
+    try {
+      const outcome = await runDemo(options, { progress: stderrProgress(), signal: signal });
+      if (options.json) {
+        process.stdout.write(`${formatDemoJson(options, outcome)}\n`);
+      } else {
+        const loss = options.loss > 0 ? `\nloss ${options.loss} on every wire, each way: ${outcome.framesLost} frame(s) dropped by the demo's relays\n` : '';
+        process.stdout.write(`${formatDemoTable(outcome)}${loss}`);
+      }
+      return outcome.rows.every(rowIsExact) ? 0 : 1;
+    } catch (err) {
+      if (!P4inaError.is(err)) throw err;
+      process.stderr.write(`p4ina demo: error ${err.code}: ${err.message}\n`);
+      return err.code === DEMO_ERROR_CODES.interrupted ? EXIT_INTERRUPTED : 1;
     }
-    return outcome.rows.every(rowIsExact) ? 0 : 1;
-  } catch (err) {
-    if (!P4inaError.is(err)) throw err;
-    process.stderr.write(`p4ina demo: error ${err.code}: ${err.message}\n`);
-    return err.code === DEMO_ERROR_CODES.interrupted ? EXIT_INTERRUPTED : 1;
-  } finally {
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
-  }
+  });
 }

@@ -5,6 +5,7 @@
  * cell exact in every repeat, 1 a run failed or was not exact, 2 bad
  * options, 130 interrupted (Ctrl-C).
  */
+import { runInterruptible } from './interruptible.js';
 import { writeFile } from 'node:fs/promises';
 import { stderrProgress } from '../demo/progress.js';
 import { P4inaError } from '../errors/p4ina-error.js';
@@ -28,24 +29,19 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${ROLLOUT_USAGE}\n`);
     return 0;
   }
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    const { report, allExact } = await runRollout(options, stderrProgress(), controller.signal);
-    process.stdout.write(options.json ? formatRolloutJson(report) : formatRolloutTable(report));
-    if (options.plotPath !== undefined) {
-      await writeFile(options.plotPath, renderRolloutPlot(report));
-      if (!options.json) process.stdout.write(`plot: ${options.plotPath}\n`);
+  return runInterruptible(async (signal) => {
+    try {
+      const { report, allExact } = await runRollout(options, stderrProgress(), signal);
+      process.stdout.write(options.json ? formatRolloutJson(report) : formatRolloutTable(report));
+      if (options.plotPath !== undefined) {
+        await writeFile(options.plotPath, renderRolloutPlot(report));
+        if (!options.json) process.stdout.write(`plot: ${options.plotPath}\n`);
+      }
+      return allExact ? 0 : 1;
+    } catch (err) {
+      if (!P4inaError.is(err)) throw err;
+      process.stderr.write(`p4ina rollout: error ${err.code}: ${err.message}\n`);
+      return err.code === ROLLOUT_ERROR_CODES.interrupted ? EXIT_INTERRUPTED : 1;
     }
-    return allExact ? 0 : 1;
-  } catch (err) {
-    if (!P4inaError.is(err)) throw err;
-    process.stderr.write(`p4ina rollout: error ${err.code}: ${err.message}\n`);
-    return err.code === ROLLOUT_ERROR_CODES.interrupted ? EXIT_INTERRUPTED : 1;
-  } finally {
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
-  }
+  });
 }
