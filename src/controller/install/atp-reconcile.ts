@@ -10,20 +10,14 @@ import type { RolloutPlan } from '../rollout-plan.js';
 import type { Topology } from '../topology.js';
 import { atpSwitchEntries, type AtpSwitchEntries } from './atp-entries.js';
 import { atpSwitchesOf } from './atp-job.js';
-import type { AtpSwitchState, FoundAtpJob } from './atp-state-read.js';
+import type { AtpSwitchState } from './atp-state-read.js';
 import { groupSignature, tableEntrySignature } from './entity-signature.js';
 import type { SwitchSession } from './switch-session.js';
+import { foundIn } from './switch-state-read.js';
 
 function signature(session: SwitchSession, e: AtpSwitchEntries): string {
   const s = session.schema;
   return [`level ${e.level}`, tableEntrySignature(s, e.job), ...e.rewrites.map((r) => tableEntrySignature(s, r)).sort(), e.group ? `|${e.group.groupId}:${groupSignature(e.group)}` : '|'].join(',');
-}
-
-export function foundAtp(states: readonly AtpSwitchState[], jobId: number): FoundAtpJob[] {
-  return states.flatMap((s) => {
-    const f = s.jobs.get(jobId);
-    return f ? [f] : [];
-  });
 }
 
 export type AtpComparison =
@@ -34,7 +28,7 @@ export type AtpComparison =
 export function compareAtpJob(topology: Topology, sessions: ReadonlyMap<string, SwitchSession>, spec: JobSpec, plan: RolloutPlan, states: readonly AtpSwitchState[]): AtpComparison {
   const names = atpSwitchesOf(plan);
   if (names.length === 0) return { verdict: 'hostOnly' };
-  const here = foundAtp(states, spec.id);
+  const here = foundIn(states, spec.id);
   if (here.length === 0) return { verdict: 'installed' };
   if (here.length !== names.length || !names.every((sw) => here.some((f) => f.allocation.switch === sw))) return { verdict: 'reinstalled' };
   const mine = names.map((sw) => {

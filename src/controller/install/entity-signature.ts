@@ -33,3 +33,17 @@ export function groupSignature(group: MulticastGroupEntry): string {
     .sort()
     .join(',');
 }
+
+/** A SwitchML or Rina job's entities at one switch as one text: two jobs with the same one do the same thing there. */
+export function jobEntitiesSignature(
+  schema: P4Schema,
+  e: { readonly job: TableEntry; readonly workers: readonly TableEntry[]; readonly rewrites: readonly TableEntry[]; readonly group: MulticastGroupEntry },
+): string {
+  return [
+    tableEntrySignature(schema, e.job),
+    ...e.workers.map((w) => tableEntrySignature(schema, w)).sort(),
+    '|',
+    ...e.rewrites.map((r) => tableEntrySignature(schema, r)).sort(),
+    `|${e.group.groupId}:${groupSignature(e.group)}`,
+  ].join(',');
+}

@@ -33,13 +33,13 @@ import { CapacityAllocator, type CapacityOptions } from '../capacity.js';
 import type { SwitchAllocation } from '../capacity-snapshot.js';
 import type { JobSpec } from '../job.js';
 import type { RolloutPlan } from '../rollout-plan.js';
-import { groupSignature, tableEntrySignature } from './entity-signature.js';
+import { jobEntitiesSignature } from './entity-signature.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
-import { readJobState, type FoundJob, type SwitchJobState } from './job-state-read.js';
-import { jobSwitchEntries, type JobSwitchEntries } from './switchml-entries.js';
+import { readJobState, type SwitchJobState } from './job-state-read.js';
+import { jobSwitchEntries } from './switchml-entries.js';
 import { setupJob, teardownJob, type JobContext } from './switchml-job.js';
-import type { SwitchSession } from './switch-session.js';
-import { compareAtpJob, foundAtp, type AtpComparison } from './atp-reconcile.js';
+import { foundIn } from './switch-state-read.js';
+import { compareAtpJob, type AtpComparison } from './atp-reconcile.js';
 import { setupAtpJob, teardownAtpJob, type AtpJobContext } from './atp-job.js';
 import { atpSettingsFor, syncAtpSettings } from './atp-settings.js';
 import { readAtpState, type AtpSwitchState } from './atp-state-read.js';
@@ -47,7 +47,7 @@ import { ATP_NAMES } from './atp-entries.js';
 import type { AnyInstalledJob } from './installed-job.js';
 import { RINA_NAMES } from './rina-entries.js';
 import { setupRinaJob, teardownRinaJob, type RinaJobContext } from './rina-job.js';
-import { compareRinaJob, foundRina, type RinaComparison } from './rina-reconcile.js';
+import { compareRinaJob, type RinaComparison } from './rina-reconcile.js';
 import { readRinaState, type RinaSwitchState } from './rina-state-read.js';
 
 export interface ReconcileOptions {
@@ -74,24 +74,6 @@ export interface WantedJob {
 
 type Verdict = 'unchanged' | 'installed' | 'reinstalled' | 'replaced' | 'hostOnly';
 
-function signature(session: SwitchSession, e: JobSwitchEntries): string {
-  const s = session.schema;
-  return [
-    tableEntrySignature(s, e.job),
-    ...e.workers.map((w) => tableEntrySignature(s, w)).sort(),
-    '|',
-    ...e.rewrites.map((r) => tableEntrySignature(s, r)).sort(),
-    `|${e.group.groupId}:${groupSignature(e.group)}`,
-  ].join(',');
-}
-
-function found(states: readonly SwitchJobState[], jobId: number): FoundJob[] {
-  return states.flatMap((s) => {
-    const f = s.jobs.get(jobId);
-    return f ? [f] : [];
-  });
-}
-
 export async function reconcileJobs(
   ctx: JobContext & Pick<AtpJobContext, 'generations'>,
   wanted: readonly WantedJob[],
@@ -114,7 +96,7 @@ export async function reconcileJobs(
   const rctx: RinaJobContext = { ...ctx, allocator };
   /** Whether switch state of another kind than `kind` holds the job id (it goes, and the job is set up anew). */
   const elsewhere = (id: number, kind: AnyInstalledJob['algorithm']): boolean =>
-    (kind !== 'switchml' && found(states, id).length > 0) || (kind !== 'atp' && foundAtp(atpStates, id).length > 0) || (kind !== 'rina' && foundRina(rinaStates, id).length > 0);
+    (kind !== 'switchml' && foundIn(states, id).length > 0) || (kind !== 'atp' && foundIn(atpStates, id).length > 0) || (kind !== 'rina' && foundIn(rinaStates, id).length > 0);
   for (const s of atpStates) for (const f of s.jobs.values()) ctx.generations.remember(s.switch, f.allocation.jobId, f.entries.generation);
 
   const verdicts = new Map<number, Verdict>();
@@ -140,7 +122,7 @@ export async function reconcileJobs(
       verdicts.set(spec.id, c.verdict === 'installed' && elsewhere(spec.id, spec.algorithm) ? 'reinstalled' : c.verdict);
       continue;
     }
-    const here = found(states, spec.id);
+    const here = foundIn(states, spec.id);
     const points = plan.aggregationPoints;
     if (points.length === 0) {
       verdicts.set(spec.id, 'hostOnly');
@@ -160,7 +142,7 @@ export async function reconcileJobs(
       // The spec's pool size, not the one read back: a job whose pool changed differs.
       return { f, want: jobSwitchEntries(ctx.topology, spec, p, { ...f.allocation, slots: spec.poolSize }, ctx.entryOptions) };
     });
-    const differs = mine.filter(({ f, want }) => !f.hasGroup || signature(ctx.sessions.get(f.allocation.switch)!, f.entries) !== signature(ctx.sessions.get(f.allocation.switch)!, want));
+    const differs = mine.filter(({ f, want }) => !f.hasGroup || jobEntitiesSignature(ctx.sessions.get(f.allocation.switch)!.schema, f.entries) !== jobEntitiesSignature(ctx.sessions.get(f.allocation.switch)!.schema, want));
     if (differs.length === 0) {
       verdicts.set(spec.id, 'unchanged');
       adopted.set(spec.id, { ...held(), algorithm: 'switchml', switches: mine.map((m) => m.want) });
@@ -192,15 +174,15 @@ export async function reconcileJobs(
   const foreign = [...new Set(allocations.map((a) => a.jobId))].filter((id) => !wantedIds.has(id)).sort((a, b) => a - b);
   for (const id of foreign) {
     const held = { spec: undefined, plan: undefined, allocation: allocator.allocation(id)!, cellsCleared: 0 };
-    const atpFound = foundAtp(atpStates, id);
-    const rinaFound = foundRina(rinaStates, id);
+    const atpFound = foundIn(atpStates, id);
+    const rinaFound = foundIn(rinaStates, id);
     jobs.set(
       id,
       atpFound.length > 0
         ? { ...held, algorithm: 'atp', switches: atpFound.map((f) => f.entries) }
         : rinaFound.length > 0
           ? { ...held, algorithm: 'rina', switches: rinaFound.map((f) => f.entries) }
-          : { ...held, algorithm: 'switchml', switches: found(states, id).map((f) => f.entries) },
+          : { ...held, algorithm: 'switchml', switches: foundIn(states, id).map((f) => f.entries) },
     );
   }
   const settings = atpSettingsFor(wanted.map((w) => w.spec));
@@ -210,11 +192,11 @@ export async function reconcileJobs(
       jobs.set(spec.id, adopted.get(spec.id)!);
       continue;
     }
-    const leftovers = found(states, spec.id);
+    const leftovers = foundIn(states, spec.id);
     if (leftovers.length > 0) await teardownJob(jctx, { allocation: allocator.allocation(spec.id)!, switches: leftovers.map((f) => f.entries) });
-    const atpLeftovers = foundAtp(atpStates, spec.id);
+    const atpLeftovers = foundIn(atpStates, spec.id);
     if (atpLeftovers.length > 0) await teardownAtpJob(actx, { allocation: allocator.allocation(spec.id) ?? { jobId: spec.id, switches: [] }, switches: atpLeftovers.map((f) => f.entries) }, settings);
-    const rinaLeftovers = foundRina(rinaStates, spec.id);
+    const rinaLeftovers = foundIn(rinaStates, spec.id);
     if (rinaLeftovers.length > 0) await teardownRinaJob(rctx, { allocation: allocator.allocation(spec.id) ?? { jobId: spec.id, switches: [] }, switches: rinaLeftovers.map((f) => f.entries) });
     if (verdict === 'hostOnly') continue;
     jobs.set(

@@ -7,28 +7,11 @@
 import type { JobSpec } from '../job.js';
 import type { RolloutPlan } from '../rollout-plan.js';
 import type { Topology } from '../topology.js';
-import { groupSignature, tableEntrySignature } from './entity-signature.js';
+import { jobEntitiesSignature } from './entity-signature.js';
 import { rinaSwitchEntries, type RinaSwitchEntries } from './rina-entries.js';
-import type { FoundRinaJob, RinaSwitchState } from './rina-state-read.js';
+import type { RinaSwitchState } from './rina-state-read.js';
 import type { SwitchSession } from './switch-session.js';
-
-function signature(session: SwitchSession, e: RinaSwitchEntries): string {
-  const s = session.schema;
-  return [
-    tableEntrySignature(s, e.job),
-    ...e.workers.map((w) => tableEntrySignature(s, w)).sort(),
-    '|',
-    ...e.rewrites.map((r) => tableEntrySignature(s, r)).sort(),
-    `|${e.group.groupId}:${groupSignature(e.group)}`,
-  ].join(',');
-}
-
-export function foundRina(states: readonly RinaSwitchState[], jobId: number): FoundRinaJob[] {
-  return states.flatMap((s) => {
-    const f = s.jobs.get(jobId);
-    return f ? [f] : [];
-  });
-}
+import { foundIn } from './switch-state-read.js';
 
 export type RinaComparison =
   | { readonly verdict: 'hostOnly' | 'installed' | 'reinstalled' }
@@ -38,7 +21,7 @@ export type RinaComparison =
 export function compareRinaJob(topology: Topology, sessions: ReadonlyMap<string, SwitchSession>, spec: JobSpec, plan: RolloutPlan, states: readonly RinaSwitchState[]): RinaComparison {
   const tors = plan.aggregationPoints.map((p) => p.switch);
   if (tors.length === 0) return { verdict: 'hostOnly' };
-  const here = foundRina(states, spec.id);
+  const here = foundIn(states, spec.id);
   if (here.length === 0) return { verdict: 'installed' };
   if (here.length !== tors.length || !tors.every((sw) => here.some((f) => f.allocation.switch === sw))) return { verdict: 'reinstalled' };
   const differs: string[] = [];
@@ -47,7 +30,7 @@ export function compareRinaJob(topology: Topology, sessions: ReadonlyMap<string,
     const f = here.find((h) => h.allocation.switch === sw)!;
     // The spec's pool size, not the one read back: a job whose pool changed differs.
     const want = f.hasGroup ? rinaSwitchEntries(topology, spec, plan, sw, { ...f.allocation, slots: spec.poolSize }) : undefined;
-    if (want === undefined || signature(sessions.get(sw)!, f.entries) !== signature(sessions.get(sw)!, want)) differs.push(sw);
+    if (want === undefined || jobEntitiesSignature(sessions.get(sw)!.schema, f.entries) !== jobEntitiesSignature(sessions.get(sw)!.schema, want)) differs.push(sw);
     else entries.push(want);
   }
   return differs.length > 0 ? { verdict: 'differs', switches: differs } : { verdict: 'unchanged', entries };
