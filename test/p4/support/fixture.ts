@@ -1,14 +1,15 @@
 // A switch running one of the programs on the IR oracle, configured the way
 // docs/p4-programs.md tells a controller to, and the frames workers send.
 import {
-  buildUdpFrame, decodeSwitchMl, encodeSwitchMl, ipv4FromText, macFromText, parseUdpFrame,
+  buildUdpFrame, decodeSwitchMl, encodeSwitchMl, ipv4FromText, macFromText,
   type SwitchMlMessageType, type SwitchMlPacket, type UdpFrame,
 } from '../../../src/wire/index.js';
 import { compiled } from '../helpers.js';
+import { SWITCH_IP, SWITCH_MAC } from './hosts.js';
 import { IrOracle, type OraclePacket } from './ir-oracle.js';
+import { decodePayload } from './payloads.js';
 
-export const SWITCH_MAC = macFromText('02:00:00:00:00:fe');
-export const SWITCH_IP = ipv4FromText('10.0.0.254');
+export { SWITCH_IP, SWITCH_MAC } from './hosts.js';
 
 /** Worker w: its addresses and the switch port it is on (w + 1). */
 export function worker(w: number): { mac: number; ip: number; udpPort: number; switchPort: number } {
@@ -94,9 +95,6 @@ export interface DecodedResult { frame: UdpFrame; switchMl: SwitchMlPacket; valu
 
 /** A packet the switch sent, decoded with every checksum verified. */
 export function decodeResult(packet: OraclePacket): DecodedResult {
-  const frame = parseUdpFrame(packet.bytes);
-  if (!frame.ok) throw new Error(`${frame.code}: ${frame.message}`);
-  const switchMl = decodeSwitchMl(packet.bytes, frame.payloadOffset, frame.payloadOffset + frame.payloadLength);
-  if (!switchMl.ok) throw new Error(`${switchMl.code}: ${switchMl.message}`);
-  return { frame, switchMl, values: [...switchMl.values.toInt32Array()] };
+  const { frame, packet: switchMl, values } = decodePayload(packet.bytes, decodeSwitchMl);
+  return { frame, switchMl, values };
 }

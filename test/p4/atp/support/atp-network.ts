@@ -3,25 +3,21 @@
 // on one L2 segment; ATP frames built with src/wire's codec, decoded with
 // every checksum verified.
 import {
-  buildUdpFrame, decodeAtp, encodeAtp, ipv4FromText, macFromText, parseUdpFrame,
+  buildUdpFrame, decodeAtp, encodeAtp, ipv4FromText, macFromText,
   type AtpHeaderFields, type AtpPacket, type UdpFrame,
 } from '../../../../src/wire/index.js';
+import { rackWorker, type Host } from '../../support/hosts.js';
+import { decodePayload } from '../../support/payloads.js';
 
-export interface Host {
-  readonly mac: number;
-  readonly ip: number;
-  readonly udpPort: number;
-  readonly switchPort: number;
-}
+export { SWITCH_IP, SWITCH_MAC, type Host } from '../../support/hosts.js';
+export { contribution, int32Sum } from '../../support/payloads.js';
 
-export const SWITCH_MAC = macFromText('02:00:00:00:00:fe');
-export const SWITCH_IP = ipv4FromText('10.0.0.254');
 export const UPLINK = 9;
 export const PS: Host = { mac: macFromText('02:00:00:00:09:01'), ip: ipv4FromText('10.0.9.1'), udpPort: 0xbf00, switchPort: UPLINK };
 
 /** Worker w (0..7): switch port w + 1, UDP port in the ATP block. */
 export function worker(w: number): Host {
-  return { mac: macFromText('02:00:00:00:01:01') + w, ip: ipv4FromText('10.0.1.1') + w, udpPort: 0xbf01 + w, switchPort: w + 1 };
+  return rackWorker(w, 0xbf01);
 }
 
 export interface AtpFrameSpec extends Partial<Omit<AtpHeaderFields, 'elementCount'>> {
@@ -57,22 +53,8 @@ export interface DecodedAtp {
 
 /** A frame the switch sent, decoded with the IPv4 checksum and any non-zero UDP checksum verified. */
 export function decodeAtpFrame(bytes: Buffer): DecodedAtp {
-  const frame = parseUdpFrame(bytes);
-  if (!frame.ok) throw new Error(`${frame.code}: ${frame.message}`);
-  const atp = decodeAtp(bytes, frame.payloadOffset, frame.payloadOffset + frame.payloadLength);
-  if (!atp.ok) throw new Error(`${atp.code}: ${atp.message}`);
-  return { frame, atp, values: [...atp.values.toInt32Array()] };
-}
-
-/** n int32 values of contributor `c` for sequence `seq`: distinct per contributor, element and sequence, negatives included. */
-export function contribution(c: number, seq: number, n: number): number[] {
-  return Array.from({ length: n }, (_, i) => ((c + 1) * 1000 + i * 7 - 300) * (seq % 2 === 0 ? 1 : -1) + seq);
-}
-
-/** The element-wise sum as int32 arithmetic does it (wrapping). */
-export function int32Sum(vectors: readonly (readonly number[])[]): number[] {
-  const n = vectors[0]?.length ?? 0;
-  return Array.from({ length: n }, (_, i) => vectors.reduce((s, v) => (s + v[i]!) | 0, 0));
+  const { frame, packet, values } = decodePayload(bytes, decodeAtp);
+  return { frame, atp: packet, values };
 }
 
 /** The bitmap of these bit positions. */

@@ -4,24 +4,20 @@
 // Rina frames built with src/wire's codec, decoded with every checksum
 // verified.
 import {
-  buildUdpFrame, decodeRina, encodeRina, ipv4FromText, macFromText, parseUdpFrame, rinaChunkField,
+  buildUdpFrame, decodeRina, encodeRina, ipv4FromText, macFromText, rinaChunkField,
   RinaMessageType, RinaPhase, type RinaPacket, type UdpFrame,
 } from '../../../../src/wire/index.js';
+import { rackWorker, type Host } from '../../support/hosts.js';
+import { decodePayload } from '../../support/payloads.js';
 
-export interface Host {
-  readonly mac: number;
-  readonly ip: number;
-  readonly udpPort: number;
-  readonly switchPort: number;
-}
+export { SWITCH_IP, SWITCH_MAC, type Host } from '../../support/hosts.js';
+export { contribution, int32Sum } from '../../support/payloads.js';
 
-export const SWITCH_MAC = macFromText('02:00:00:00:00:fe');
-export const SWITCH_IP = ipv4FromText('10.0.0.254');
 const RINA_PORT = 0xbf10;
 
 /** Rack worker w (0..7): switch port w + 1. */
 export function worker(w: number): Host {
-  return { mac: macFromText('02:00:00:00:01:01') + w, ip: ipv4FromText('10.0.1.1') + w, udpPort: RINA_PORT + w, switchPort: w + 1 };
+  return rackWorker(w, RINA_PORT);
 }
 
 export const PRED: Host = { mac: macFromText('02:00:00:00:09:01'), ip: ipv4FromText('10.0.9.1'), udpPort: RINA_PORT, switchPort: 9 };
@@ -84,22 +80,8 @@ export interface DecodedRina {
 
 /** A frame the switch sent, decoded with the IPv4 checksum and any non-zero UDP checksum verified. */
 export function decodeRinaFrame(bytes: Buffer): DecodedRina {
-  const frame = parseUdpFrame(bytes);
-  if (!frame.ok) throw new Error(`${frame.code}: ${frame.message}`);
-  const rina = decodeRina(bytes, frame.payloadOffset, frame.payloadOffset + frame.payloadLength);
-  if (!rina.ok) throw new Error(`${rina.code}: ${rina.message}`);
-  return { frame, rina, values: [...rina.values.toInt32Array()] };
-}
-
-/** n int32 values of sender `s` for chunk `c`: distinct per sender, element and chunk, negatives included. */
-export function contribution(s: number, c: number, n: number): number[] {
-  return Array.from({ length: n }, (_, i) => ((s + 1) * 1000 + i * 7 - 300) * (c % 2 === 0 ? 1 : -1) + c);
-}
-
-/** The element-wise sum as int32 arithmetic does it (wrapping). */
-export function int32Sum(vectors: readonly (readonly number[])[]): number[] {
-  const n = vectors[0]?.length ?? 0;
-  return Array.from({ length: n }, (_, i) => vectors.reduce((s, v) => (s + v[i]!) | 0, 0));
+  const { frame, packet, values } = decodePayload(bytes, decodeRina);
+  return { frame, rina: packet, values };
 }
 
 /** The element-wise maximum. */
