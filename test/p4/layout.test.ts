@@ -2,11 +2,11 @@
 // header layouts bit for bit, the SwitchML port block, one extract per
 // value for any SWITCHML_ELEMENTS, and the deparser's order.
 import { describe, expect, it } from 'vitest';
-import type { IrExpression, IrProgram } from '../../src/p4c/index.js';
 import {
   ARP_PACKET_LENGTH, inaProtocolForPort, SWITCHML_DEFAULT_ELEMENTS, SWITCHML_HEADER_LENGTH, SWITCHML_PORTS,
 } from '../../src/wire/index.js';
 import { compiled, FORWARD_P4, SWITCHML_P4 } from './helpers.js';
+import { parserState, text } from './support/ir-parser.js';
 
 type Field = [name: string, width: number, signed?: boolean];
 
@@ -28,24 +28,6 @@ const LAYOUTS: Record<string, { bytes: number; fields: Field[] }> = {
   },
   switchml_value_h: { bytes: 4, fields: [['value', 32, true]] },
 };
-
-/** `hdr.a.b[i]` as text, for comparing lowered expressions. */
-function text(e: IrExpression): string {
-  switch (e.op) {
-    case 'slot': return `slot${e.slot}`;
-    case 'field': return `${text(e.base)}.${e.field}`;
-    case 'index': return `${text(e.base)}[${text(e.index)}]`;
-    case 'const': return e.value;
-    default: return `<${e.op}>`;
-  }
-}
-
-function parserState(ir: IrProgram, name: string) {
-  const parser = ir.blocks.find((b) => b.name === ir.pipeline.parser)!;
-  const state = parser.states.find((s) => s.name === name);
-  if (!state) throw new Error(`no parser state ${name}`);
-  return state;
-}
 
 describe.each([FORWARD_P4, SWITCHML_P4])('%s', (file) => {
   const { ir } = compiled(file);

@@ -3,27 +3,10 @@
 // header src/wire encoded), the ATP port block, one extract per value for
 // any ATP_VALUES and only at the matching UDP length, the deparser's order.
 import { describe, expect, it } from 'vitest';
-import type { IrExpression, IrProgram } from '../../../src/p4c/index.js';
 import { ATP_HEADER_LENGTH, ATP_PORTS, encodeAtpHeader, inaProtocolForPort } from '../../../src/wire/index.js';
 import { ATP_P4, compiled } from '../helpers.js';
 import { readBits } from '../support/bits.js';
-
-function text(e: IrExpression): string {
-  switch (e.op) {
-    case 'slot': return `slot${e.slot}`;
-    case 'field': return `${text(e.base)}.${e.field}`;
-    case 'index': return `${text(e.base)}[${text(e.index)}]`;
-    case 'const': return e.value;
-    default: return `<${e.op}>`;
-  }
-}
-
-function parserState(ir: IrProgram, name: string) {
-  const parser = ir.blocks.find((b) => b.name === ir.pipeline.parser)!;
-  const state = parser.states.find((s) => s.name === name);
-  if (!state) throw new Error(`no parser state ${name}`);
-  return state;
-}
+import { parserState, text } from '../support/ir-parser.js';
 
 const { ir } = compiled(ATP_P4);
 
