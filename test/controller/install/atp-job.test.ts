@@ -6,12 +6,12 @@
 // atp_jobs → aggregate_at_level0(generation, group) or
 // aggregate_at_level1(generation); the settings default entry on every
 // atp.p4 switch. The generation is the fixed clock's milliseconds mod 2^16.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { atpAgentConfigs, type Topology } from '../../../src/controller/index.js';
 import { Installer, InstallError, type AtpInstalledJob } from '../../../src/controller/install/index.js';
 import { action, insert, modify, register, table } from '../../../src/p4runtime/index.js';
 import { atpJob, atpLeafSpine, atpPrograms, atpSingleSwitch, dumpAtp, FIRST_GENERATION, fixedClock, ip, mac, type LeafSpineSpec } from './atp-helpers.js';
-import { stopAll, TestSwitch } from './helpers.js';
+import { closedAfterEach, TestSwitch } from './helpers.js';
 
 // The program's default entry, as p4ina's switch reads it back (no action: the P4-declared default).
 const ACTION_SETTINGS_DEFAULT = 'atp_settings (default) -> none';
@@ -28,15 +28,10 @@ function diff(before: readonly string[], after: readonly string[]): { added: str
 }
 
 describe('ATP jobs: setup and teardown', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
+  const closing = closedAfterEach();
+  const switches = closing.switches;
   async function connect(topology: Topology, options: Parameters<typeof Installer.connect>[1] = {}): Promise<Installer> {
-    const installer = await Installer.connect(topology, { programs: atpPrograms, clock: fixedClock(), ...options });
-    installers.push(installer);
+    const installer = await closing.connect(topology, { programs: atpPrograms, clock: fixedClock(), ...options });
     await installer.installForwarding();
     return installer;
   }
@@ -215,8 +210,7 @@ describe('ATP jobs: setup and teardown', () => {
     // With a group free, the job table (3 entries) is what runs out.
     await installer.teardownJob(2);
     await installer.setupJob(atpJob(2, ['h2']));
-    const wide = await Installer.connect(installer.topology, { programs: atpPrograms, capacity: { s1: { maxJobs: 2 } }, electionId: 2n });
-    installers.push(wide);
+    const wide = await closing.connect(installer.topology, { programs: atpPrograms, capacity: { s1: { maxJobs: 2 } }, electionId: 2n });
     await wide.reconcile([atpJob(1, ['h1']), atpJob(2, ['h2'])]);
     const err = (await wide.setupJob(atpJob(5, ['h4'])).catch((e: unknown) => e)) as { code: string; shortfalls: unknown };
     expect(err).toMatchObject({ code: 'CAPACITY_EXHAUSTED', shortfalls: [{ switch: 's1', resource: 'job-entries', needed: 1, free: 0, limit: 2 }] });

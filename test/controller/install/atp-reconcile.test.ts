@@ -4,27 +4,17 @@
 // conflict unless replaced, leftovers go, and generations never repeat one
 // the controller knows for the job on that switch (docs/atp.md, "The
 // switch"; atp-generation.ts gives the clock rule the expectations follow).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Installer, InstallError, type AtpInstalledJob } from '../../../src/controller/install/index.js';
 import { action, insert, multicastGroup, table } from '../../../src/p4runtime/index.js';
 import { atpJob, atpLeafSpine, atpPrograms, atpSingleSwitch, dumpAtp, FIRST_GENERATION, fixedClock, CLOCK_MS } from './atp-helpers.js';
 import { defineJob } from '../../../src/controller/index.js';
-import { stopAll, TestSwitch } from './helpers.js';
+import { closedAfterEach, TestSwitch } from './helpers.js';
 
 const generations = (job: unknown): number[] => (job as AtpInstalledJob).switches.map((e) => e.generation);
 
 describe('ATP reconcile', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
-  const connect = async (...args: Parameters<typeof Installer.connect>) => {
-    const i = await Installer.connect(...args);
-    installers.push(i);
-    return i;
-  };
+  const { switches, connect } = closedAfterEach();
   const jobA = atpJob(1, ['h1', 'h2'], { ecnThreshold: 16 });
   const jobB = atpJob(2, ['h3', 'h4']);
 

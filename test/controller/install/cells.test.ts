@@ -1,11 +1,11 @@
 // Reused cells on a target that cannot write registers over P4Runtime (BMv2):
 // the installer refuses rather than run a job on cells an earlier job left.
 // Our switch plays the part; the topology's `target` is what the installer goes by.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Topology } from '../../../src/controller/index.js';
 import { Installer, InstallError } from '../../../src/controller/install/index.js';
 import { table } from '../../../src/p4runtime/index.js';
-import { dumpState, programs, singleSwitch, SLOTS, stopAll, switchmlJob, TestSwitch } from './helpers.js';
+import { closedAfterEach, dumpState, programs, singleSwitch, SLOTS, switchmlJob, TestSwitch } from './helpers.js';
 
 function asBmv2(topology: Topology): Topology {
   const s1 = { ...topology.switches.get('s1')!, target: 'bmv2' as const };
@@ -13,18 +13,13 @@ function asBmv2(topology: Topology): Topology {
 }
 
 describe('cell reuse on a target without register writes', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
+  const closing = closedAfterEach();
+  const switches = closing.switches;
 
   it('gives jobs never-used slots, refuses when only used ones fit, and takes them once told they are clean', async () => {
     const s1 = await TestSwitch.start(1);
     switches.push(s1);
-    const installer = await Installer.connect(asBmv2(singleSwitch(s1)), { programs });
-    installers.push(installer);
+    const installer = await closing.connect(asBmv2(singleSwitch(s1)), { programs });
     await installer.setupJob(switchmlJob(1, ['h1', 'h2'], 8));
     await installer.teardownJob(1);
     // Slots 0..7 are used: the next job goes after them, with nothing to clear.
@@ -60,8 +55,7 @@ describe('cell reuse on a target without register writes', () => {
     const topology = asBmv2(singleSwitch(s1));
     const first = await Installer.connect(topology, { programs });
     await first.close();
-    const second = await Installer.connect(topology, { programs, electionId: 2n });
-    installers.push(second);
+    const second = await closing.connect(topology, { programs, electionId: 2n });
     expect(second.counters().pipelinePushes).toBe(0);
     const err = await second.setupJob(switchmlJob(1, ['h1'], 4)).catch((e: unknown) => e);
     expect((err as InstallError).code).toBe('INSTALL_DIRTY_CELLS');

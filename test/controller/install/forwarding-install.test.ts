@@ -1,25 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { forwardingPlan } from '../../../src/controller/index.js';
 import { forwardingEntity, Installer, InstallError } from '../../../src/controller/install/index.js';
 import { action, defaultEntry, multicastGroup, table, type TableEntry } from '../../../src/p4runtime/index.js';
-import { dumpState, leafSpine, programs, singleSwitch, stopAll, TestSwitch } from './helpers.js';
+import { closedAfterEach, dumpState, leafSpine, programs, singleSwitch, TestSwitch } from './helpers.js';
 
 describe('forwarding install', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
+  const { switches, connect } = closedAfterEach();
   const start = async (deviceId: number) => {
     const s = await TestSwitch.start(deviceId);
     switches.push(s);
     return s;
-  };
-  const connect = async (...args: Parameters<typeof Installer.connect>) => {
-    const i = await Installer.connect(...args);
-    installers.push(i);
-    return i;
   };
 
   it('installs the single switch plan, readable back by name', async () => {

@@ -3,12 +3,13 @@
 // topologies written for the tests around their addresses, one program
 // cache for every test (small SwitchML settings, so compiling and reading
 // registers back stay cheap), and a readable dump of a switch's state.
+import { afterEach } from 'vitest';
 import { compilePipeline } from '../../../src/p4c/index.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { defineJob, parseTopology, type JobSpec, type Topology } from '../../../src/controller/index.js';
-import { ProgramCache, type SwitchSession } from '../../../src/controller/install/index.js';
+import { Installer, ProgramCache, type SwitchSession } from '../../../src/controller/install/index.js';
 import { allTables, defaultEntry, multicastGroup, register, type Action, type TableEntry } from '../../../src/p4runtime/index.js';
 import { P4RuntimeServer } from '../../../src/switch/runtime/server.js';
 import { DeviceState } from '../../../src/switch/state/device-state.js';
@@ -61,6 +62,25 @@ export async function stopAll(switches: readonly (TestSwitch | undefined)[]): Pr
 const host = (n: number, rack: number) => ({ ip: `10.0.${rack}.${n}/24`, mac: `02:00:00:00:0${rack}:0${n}` });
 
 /** One INA switch s1 with hosts h1..h4 on ports 1..4. */
+/**
+ * The switches and installers of a describe block's tests, closed after each
+ * test: push the switches a test starts, connect installers through `connect`.
+ */
+export function closedAfterEach(): { readonly switches: TestSwitch[]; connect: (...args: Parameters<typeof Installer.connect>) => Promise<Installer> } {
+  const switches: TestSwitch[] = [];
+  const installers: Installer[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
+    await stopAll(switches.splice(0));
+  });
+  const connect = async (...args: Parameters<typeof Installer.connect>): Promise<Installer> => {
+    const i = await Installer.connect(...args);
+    installers.push(i);
+    return i;
+  };
+  return { switches, connect };
+}
+
 export function singleSwitch(s1: TestSwitch): Topology {
   return parseTopology({
     hosts: { h1: host(1, 1), h2: host(2, 1), h3: host(3, 1), h4: host(4, 1) },

@@ -1,20 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Installer, InstallError } from '../../../src/controller/install/index.js';
 import { action, del, insert, multicastGroup, table } from '../../../src/p4runtime/index.js';
-import { dumpState, leafSpine, programs, singleSwitch, stopAll, switchmlJob, TestSwitch } from './helpers.js';
+import { closedAfterEach, dumpState, leafSpine, programs, singleSwitch, switchmlJob, TestSwitch } from './helpers.js';
 
 describe('reconcile after restarts', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
-  const connect = async (...args: Parameters<typeof Installer.connect>) => {
-    const i = await Installer.connect(...args);
-    installers.push(i);
-    return i;
-  };
+  const { switches, connect } = closedAfterEach();
   const jobA = switchmlJob(1, ['h1', 'h2'], 8);
   const jobB = switchmlJob(2, ['h3', 'h4'], 16);
 

@@ -8,11 +8,11 @@
 // worker) → its bit, IP and port; rina_jobs → the slot range, rack mask and
 // size, group, ring position, last step and the agent's and predecessor's
 // addresses. They must also be exactly what rinaSwitchEntries builds.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CapacityError, type Topology } from '../../../src/controller/index.js';
 import { Installer, InstallError, rinaSwitchEntries, type RinaInstalledJob } from '../../../src/controller/install/index.js';
 import { action, insert, modify, register, table } from '../../../src/p4runtime/index.js';
-import { stopAll, TestSwitch } from './helpers.js';
+import { closedAfterEach, TestSwitch } from './helpers.js';
 import { CELL_REGISTERS, diff, dumpRina, entityLines, ip, mac, RINA_PORT as P, RINA_SLOTS, rinaJob, rinaLeafSpine, rinaPrograms, rinaSingleTor, SPINE_MAC, type Program } from './rina-helpers.js';
 
 const jobEntry = (job: number, p: { base: number; pool: number; mask: number; workers: number; group: number; rank: number; last: number; agent: [number, number]; pred: [number, number] }) =>
@@ -23,15 +23,10 @@ const rewrite = (job: number, rid: number, dstMac: number, dstIp: number, port: 
   `egress.rina_rewrite {"job_id":${job},"egress_rid":${rid}} -> egress.rina_rewrite_to{"dst_mac":${dstMac},"dst_ip":${dstIp},"dst_port":${port}}`;
 
 describe('Rina jobs: setup and teardown', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
+  const closing = closedAfterEach();
+  const switches = closing.switches;
   async function connect(topology: Topology, options: Parameters<typeof Installer.connect>[1] = {}): Promise<Installer> {
-    const installer = await Installer.connect(topology, { programs: rinaPrograms, ...options });
-    installers.push(installer);
+    const installer = await closing.connect(topology, { programs: rinaPrograms, ...options });
     await installer.installForwarding();
     return installer;
   }

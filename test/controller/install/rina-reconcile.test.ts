@@ -3,25 +3,17 @@
 // controller installed is read back (rina_jobs, rina_workers, rina_rewrite,
 // groups) and compared with the specs; the switch's own state is the truth
 // the tests check against.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Topology } from '../../../src/controller/index.js';
 import { Installer, InstallError, type RinaInstalledJob } from '../../../src/controller/install/index.js';
 import { action, del, insert, multicastGroup, table } from '../../../src/p4runtime/index.js';
-import { stopAll, TestSwitch } from './helpers.js';
+import { closedAfterEach, TestSwitch } from './helpers.js';
 import { dumpRina, rinaJob, rinaLeafSpine, rinaPrograms, rinaSingleTor } from './rina-helpers.js';
 
 describe('Rina jobs: reconcile after restarts', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
-  const connect = async (topology: Topology, electionId: bigint): Promise<Installer> => {
-    const i = await Installer.connect(topology, { programs: rinaPrograms, electionId });
-    installers.push(i);
-    return i;
-  };
+  const closing = closedAfterEach();
+  const switches = closing.switches;
+  const connect = (topology: Topology, electionId: bigint): Promise<Installer> => closing.connect(topology, { programs: rinaPrograms, electionId });
   const ring = rinaJob(1, ['h1', 'h2', 'h3', 'h4', 'h5'], 8);
   const other = rinaJob(2, ['h1', 'h2'], 4);
 

@@ -1,23 +1,18 @@
 // Less common paths of job setup: a failure at the last step, source checks,
 // a switch whose program cannot aggregate, and the allocator's avoided slots.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CapacityAllocator, RangePool, type Topology } from '../../../src/controller/index.js';
 import { Installer, InstallError } from '../../../src/controller/install/index.js';
 import { action, insert, table } from '../../../src/p4runtime/index.js';
-import { dumpState, FORWARD_P4, programs, singleSwitch, stopAll, switchmlJob, TestSwitch } from './helpers.js';
+import { closedAfterEach, dumpState, FORWARD_P4, programs, singleSwitch, switchmlJob, TestSwitch } from './helpers.js';
 
 describe('job setup edge cases', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
+  const closing = closedAfterEach();
+  const switches = closing.switches;
   async function installerFor(make: (s: TestSwitch) => Topology, options: { checkSource?: boolean } = {}): Promise<Installer> {
     const s1 = await TestSwitch.start(1);
     switches.push(s1);
-    const installer = await Installer.connect(make(s1), { programs, ...options });
-    installers.push(installer);
+    const installer = await closing.connect(make(s1), { programs, ...options });
     return installer;
   }
 

@@ -1,25 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CapacityError } from '../../../src/controller/index.js';
 import { Installer, InstallError } from '../../../src/controller/install/index.js';
 import { action, insert, modify, multicastGroup, register, table } from '../../../src/p4runtime/index.js';
-import { dumpState, leafSpine, programs, singleSwitch, SLOTS, stopAll, switchmlJob, TestSwitch } from './helpers.js';
+import { closedAfterEach, dumpState, leafSpine, programs, singleSwitch, SLOTS, switchmlJob, TestSwitch } from './helpers.js';
 
 const HOSTS = ['h1', 'h2', 'h3', 'h4'];
 const mac = (rack: number, n: number) => 0x020000000000 + rack * 0x100 + n;
 const ip = (rack: number, n: number) => (10 << 24) + rack * 256 + n;
 
 describe('SwitchML job setup and teardown', () => {
-  const switches: TestSwitch[] = [];
-  const installers: Installer[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(installers.splice(0).map((i) => i.close()));
-    await stopAll(switches.splice(0));
-  });
+  const closing = closedAfterEach();
+  const switches = closing.switches;
   async function singleSwitchInstaller(): Promise<Installer> {
     const s1 = await TestSwitch.start(1);
     switches.push(s1);
-    const installer = await Installer.connect(singleSwitch(s1), { programs });
-    installers.push(installer);
+    const installer = await closing.connect(singleSwitch(s1), { programs });
     await installer.installForwarding();
     return installer;
   }
@@ -130,8 +125,7 @@ describe('SwitchML job setup and teardown', () => {
   it('installs a rack job on the INA ToR of a leaf-spine only', async () => {
     const sw = [await TestSwitch.start(1), await TestSwitch.start(2), await TestSwitch.start(3)];
     switches.push(...sw);
-    const installer = await Installer.connect(leafSpine(sw[0]!, sw[1]!, sw[2]!), { programs });
-    installers.push(installer);
+    const installer = await closing.connect(leafSpine(sw[0]!, sw[1]!, sw[2]!), { programs });
     await installer.installForwarding();
     const before = new Map<string, string[]>();
     for (const [name, s] of installer.sessions) before.set(name, await dumpState(s));
