@@ -21,7 +21,7 @@
  * that remain.
  */
 import type { Logger } from '../../log/logger.js';
-import { del, insert, isNotFoundOnly, type Update } from '../../p4runtime/index.js';
+import { del, insert } from '../../p4runtime/index.js';
 import type { CapacityAllocator, JobAllocation } from '../capacity.js';
 import { jobDemand } from '../job-demand.js';
 import type { JobSpec } from '../job.js';
@@ -32,6 +32,7 @@ import { ATP_NAMES, atpSwitchEntries, type AtpSwitchEntries } from './atp-entrie
 import type { AtpGenerations } from './atp-generation.js';
 import { syncAtpSettings, type AtpSettings } from './atp-settings.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
+import { deleteAll, installedSession } from './job-entity-writes.js';
 import type { SwitchSession } from './switch-session.js';
 import { WriteJournal, writeFailed } from './write-journal.js';
 
@@ -114,20 +115,11 @@ export async function setupAtpJob(ctx: AtpJobContext, spec: JobSpec, plan: Rollo
   return { algorithm: 'atp', spec, plan, allocation, switches: entries, cellsCleared };
 }
 
-async function deleteAll(session: SwitchSession, jobId: number, updates: readonly Update[]): Promise<void> {
-  try {
-    await session.write(updates);
-  } catch (err) {
-    if (!isNotFoundOnly(err)) throw new InstallError(E.INSTALL_WRITE_FAILED, `tearing down job ${jobId} failed: ${(err as Error).message}`, session.name, { cause: err });
-  }
-}
-
 /** Removes what the job installed, frees its aggregators, releases its capacity, and leaves every atp.p4 switch with `settings`. */
 export async function teardownAtpJob(ctx: AtpJobContext, job: Pick<AtpInstalledJob, 'allocation' | 'switches'>, settings: AtpSettings | undefined): Promise<void> {
   let cellsCleared = 0;
   for (const e of [...job.switches].reverse()) {
-    const session = ctx.sessions.get(e.switch);
-    if (!session) throw new InstallError(E.INSTALL_UNKNOWN_SWITCH, `job ${e.jobId} is installed here, but the installer has no session with this switch`, e.switch);
+    const session = installedSession(ctx.sessions, e);
     await deleteAll(session, e.jobId, [del(e.job)]);
     await deleteAll(session, e.jobId, e.rewrites.map(del));
     if (e.group) await deleteAll(session, e.jobId, [del(e.group)]);

@@ -19,7 +19,6 @@
  * at setup, so the next job on them gets them cleared.
  */
 import type { Logger } from '../../log/logger.js';
-import { del, insert, isNotFoundOnly, modify, type Update } from '../../p4runtime/index.js';
 import type { CapacityAllocator, JobAllocation } from '../capacity.js';
 import type { SwitchAllocation } from '../capacity-snapshot.js';
 import { jobDemand } from '../job-demand.js';
@@ -29,9 +28,9 @@ import type { Topology } from '../topology.js';
 import type { CellHistory } from './cell-history.js';
 import { allocateAvoidingDirtyCells, switchesToClear } from './dirty-cells.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
+import { removeJobEntities, writeJobEntities } from './job-entity-writes.js';
 import { RINA_NAMES, rinaCellResets, rinaSwitchEntries, type RinaSwitchEntries } from './rina-entries.js';
 import type { SwitchSession } from './switch-session.js';
-import { WriteJournal, writeFailed } from './write-journal.js';
 
 /** Where rina_tor.p4 keeps a round's values: RINA_ELEMENTS per cell, two cells per slot. */
 const RINA_VALUES = 'ingress.rina.round.values';
@@ -97,50 +96,15 @@ export async function setupRinaJob(ctx: RinaJobContext, spec: JobSpec, plan: Rol
     ctx.allocator.release(spec.id);
     throw err;
   }
-  const journal = new WriteJournal();
-  let cellsCleared = 0;
-  for (const e of entries) {
-    const session = ctx.sessions.get(e.switch)!;
-    try {
-      await journal.step(session, [insert(e.group)]);
-      await journal.step(session, e.rewrites.map(insert));
-      await journal.step(session, e.workers.map(insert));
-      if (dirty.has(e.switch)) {
-        // Cleared cells stay cleared on a rollback: harmless, so no undo.
-        const resets = rinaCellResets(at(e.switch)).map(modify);
-        await journal.step(session, resets, () => undefined);
-        cellsCleared += resets.length;
-      }
-      await journal.step(session, [insert(e.job)]);
-    } catch (err) {
-      const clean = await journal.undo(ctx.log);
-      ctx.allocator.release(spec.id);
-      throw writeFailed(err, spec.id, e.switch, clean);
-    }
-  }
+  const cellsCleared = await writeJobEntities(ctx, spec.id, entries, dirty, (sw) => rinaCellResets(at(sw)));
   for (const a of allocation.switches) ctx.cells.markUsed(a.switch, a.slotBase, a.slots);
   ctx.log.info({ job: spec.id, tors: entries.map((e) => e.switch), ring: plan.ring?.length, cellsCleared }, 'Rina job installed');
   return { algorithm: 'rina', spec, plan, allocation, switches: entries, cellsCleared };
 }
 
-async function deleteAll(session: SwitchSession, jobId: number, updates: readonly Update[]): Promise<void> {
-  if (updates.length === 0) return;
-  try {
-    await session.write(updates);
-  } catch (err) {
-    if (!isNotFoundOnly(err)) throw new InstallError(E.INSTALL_WRITE_FAILED, `tearing down job ${jobId} failed: ${(err as Error).message}`, session.name, { cause: err });
-  }
-}
-
 /** Removes what the job installed and releases its capacity. */
 export async function teardownRinaJob(ctx: RinaJobContext, job: Pick<RinaInstalledJob, 'allocation' | 'switches'>): Promise<void> {
-  for (const e of [...job.switches].reverse()) {
-    const session = ctx.sessions.get(e.switch);
-    if (!session) throw new InstallError(E.INSTALL_UNKNOWN_SWITCH, `job ${e.jobId} is installed here, but the installer has no session with this switch`, e.switch);
-    await deleteAll(session, e.jobId, [del(e.job)]);
-    await deleteAll(session, e.jobId, [...e.workers, ...e.rewrites].map(del));
-    await deleteAll(session, e.jobId, [del(e.group)]);
-  }
+  for (const e of [...job.switches].reverse()) await removeJobEntities(ctx.sessions, e);
   if (ctx.allocator.has(job.allocation.jobId)) ctx.allocator.release(job.allocation.jobId);
   ctx.log.info({ job: job.allocation.jobId }, 'Rina job removed');
 }

@@ -19,7 +19,6 @@
  * (NOT_FOUND) are not an error. The slots were recorded as used at setup.
  */
 import type { Logger } from '../../log/logger.js';
-import { del, insert, isNotFoundOnly, modify } from '../../p4runtime/index.js';
 import type { CapacityAllocator, JobAllocation } from '../capacity.js';
 import { jobDemand } from '../job-demand.js';
 import type { JobSpec } from '../job.js';
@@ -28,9 +27,9 @@ import type { Topology } from '../topology.js';
 import type { CellHistory } from './cell-history.js';
 import { allocateAvoidingDirtyCells, switchesToClear } from './dirty-cells.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
+import { removeJobEntities, writeJobEntities } from './job-entity-writes.js';
 import { cellResets, jobSwitchEntries, SWITCHML_NAMES, type JobEntryOptions, type JobSwitchEntries } from './switchml-entries.js';
 import type { SwitchSession } from './switch-session.js';
-import { WriteJournal, writeFailed } from './write-journal.js';
 
 /** The registers an operator clears by hand where the installer cannot (messages only). */
 const SWITCHML_CELL_REGISTERS = 'seen and remaining';
@@ -84,27 +83,7 @@ export async function setupJob(ctx: JobContext, spec: JobSpec, plan: RolloutPlan
     ctx.allocator.release(spec.id);
     throw err;
   }
-  const journal = new WriteJournal();
-  let cellsCleared = 0;
-  for (const e of entries) {
-    const session = ctx.sessions.get(e.switch)!;
-    try {
-      await journal.step(session, [insert(e.group)]);
-      await journal.step(session, e.rewrites.map(insert));
-      await journal.step(session, e.workers.map(insert));
-      if (dirty.has(e.switch)) {
-        const a = allocation.switches.find((s) => s.switch === e.switch)!;
-        const resets = cellResets(a).map(modify);
-        await journal.step(session, resets);
-        cellsCleared += resets.length;
-      }
-      await journal.step(session, [insert(e.job)]);
-    } catch (err) {
-      const clean = await journal.undo(ctx.log);
-      ctx.allocator.release(spec.id);
-      throw writeFailed(err, spec.id, e.switch, clean);
-    }
-  }
+  const cellsCleared = await writeJobEntities(ctx, spec.id, entries, dirty, (sw) => cellResets(allocation.switches.find((s) => s.switch === sw)!));
   for (const a of allocation.switches) ctx.cells.markUsed(a.switch, a.slotBase, a.slots);
   ctx.log.info({ job: spec.id, switches: allocation.switches.map((a) => a.switch), cellsCleared }, 'job installed');
   return { algorithm: 'switchml', spec, plan, allocation, switches: entries, cellsCleared };
@@ -112,17 +91,7 @@ export async function setupJob(ctx: JobContext, spec: JobSpec, plan: RolloutPlan
 
 /** Removes what the job installed and releases its capacity. */
 export async function teardownJob(ctx: JobContext, job: Pick<InstalledJob, 'allocation' | 'switches'>): Promise<void> {
-  for (const e of job.switches) {
-    const session = ctx.sessions.get(e.switch);
-    if (!session) throw new InstallError(E.INSTALL_UNKNOWN_SWITCH, `job ${e.jobId} is installed here, but the installer has no session with this switch`, e.switch);
-    for (const batch of [[del(e.job)], [...e.workers, ...e.rewrites].map(del), [del(e.group)]]) {
-      try {
-        await session.write(batch);
-      } catch (err) {
-        if (!isNotFoundOnly(err)) throw new InstallError(E.INSTALL_WRITE_FAILED, `tearing down job ${e.jobId} failed: ${(err as Error).message}`, e.switch, { cause: err });
-      }
-    }
-  }
+  for (const e of job.switches) await removeJobEntities(ctx.sessions, e);
   if (ctx.allocator.has(job.allocation.jobId)) ctx.allocator.release(job.allocation.jobId);
   ctx.log.info({ job: job.allocation.jobId }, 'job removed');
 }
