@@ -10,7 +10,7 @@ import {
 import { rackWorker, type Host } from '../../support/hosts.js';
 import { decodePayload } from '../../support/payloads.js';
 
-export { SWITCH_IP, SWITCH_MAC, type Host } from '../../support/hosts.js';
+export { SWITCH_MAC, type Host } from '../../support/hosts.js';
 export { contribution, int32Sum } from '../../support/payloads.js';
 
 const RINA_PORT = 0xbf10;
