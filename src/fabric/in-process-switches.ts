@@ -12,6 +12,8 @@ import { interfaceSpec, LOOPBACK } from './wire-plan.js';
 
 export class InProcessSwitches implements SwitchLauncher {
   private readonly launched: LaunchedSwitch[] = [];
+  /** The latest incarnation of each switch. */
+  private readonly byName = new Map<string, LaunchedSwitch>();
 
   async launch(spec: SwitchLaunch, signal: AbortSignal | undefined): Promise<RunningSwitch> {
     if (signal?.aborted) throw new FabricError(FABRIC_ERROR_CODES.interrupted, `interrupted before switch ${spec.name} started`);
@@ -21,7 +23,7 @@ export class InProcessSwitches implements SwitchLauncher {
         deviceId: spec.deviceId,
         ports: spec.ports.map(interfaceSpec),
         cpuPort: spec.cpuPort,
-        server: { address: `${LOOPBACK}:0` },
+        server: { address: `${LOOPBACK}:${spec.grpcPort ?? 0}` },
         queues: portRates(spec.ports),
       });
     } catch (err) {
@@ -29,7 +31,17 @@ export class InProcessSwitches implements SwitchLauncher {
       throw new FabricError(FABRIC_ERROR_CODES.switchFailed, `switch ${spec.name} did not start: ${err.message}`, { cause: err });
     }
     this.launched.push(launched);
+    this.byName.set(spec.name, launched);
     return { name: spec.name, grpc: `${LOOPBACK}:${launched.grpcPort}`, pid: process.pid, failure: new Promise<never>(() => {}) };
+  }
+
+  /** In this process there is nothing to kill: the switch stops, its sockets, server and state gone as with a crash. */
+  async kill(name: string): Promise<void> {
+    const launched = this.byName.get(name);
+    if (!launched) throw new Error(`InProcessSwitches.kill: no switch ${name} was started`);
+    this.byName.delete(name);
+    this.launched.splice(this.launched.indexOf(launched), 1);
+    await launched.stop();
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@
  *   await fabric.reprogram('p4it1', legacyProgram());  // a rollout stage
  *   fabric.setImpairment({ loss: 0.01, seed: 'run-3' });  // with the impairment option: the next run's loss
  *   fabric.linkCounters()              // what each host link's relay lost, duplicated, reordered
+ *   await fabric.restartSwitch('p4it1');  // killed and started again, empty (switch-restart.ts)
  *   await fabric.close();              // every switch, relay and socket gone
  *
  * Only one controller can be primary for a switch at a time, so the fabric
@@ -34,7 +35,8 @@ import { HostRelays } from './host-relays.js';
 import { agentWire, fabricHosts, nextHopMac, wireArgs, type FabricHost } from './host-wire.js';
 import { InProcessSwitches } from './in-process-switches.js';
 import { ProcessSwitches } from './process-switches.js';
-import type { RunningSwitch, SwitchLauncher } from './switch-launch.js';
+import type { RunningSwitch, SwitchLaunch, SwitchLauncher } from './switch-launch.js';
+import { restartSwitch } from './switch-restart.js';
 import { planWires, socketsNeeded, throughRelays } from './wire-plan.js';
 
 export interface FabricSwitch {
@@ -69,13 +71,16 @@ export class LoopbackFabric {
   private readonly controllers: Installer[] = [];
   private closed: Promise<void> | undefined;
   private readonly onAbort = (): void => void this.close();
-  /** Settles with the first switch that stops while the fabric is up (a process that died); never otherwise. */
+  /** Settles with the first switch that stops while the fabric is up (a process that died, not one restartSwitch killed); never otherwise. */
   readonly failed: Promise<FabricError>;
+  private reportFailure!: (err: FabricError) => void;
+  /** Switches as they were before restartSwitch killed them: their exits are no failure. */
+  private readonly retired = new WeakSet<RunningSwitch>();
 
   private constructor(
     private readonly launcher: SwitchLauncher,
-    private readonly running: ReadonlyMap<string, RunningSwitch>,
-    private readonly deviceIds: ReadonlyMap<string, number>,
+    private readonly running: Map<string, RunningSwitch>,
+    private readonly launches: ReadonlyMap<string, SwitchLaunch>,
     private readonly hostWires: ReadonlyMap<string, FabricHost>,
     private readonly relays: HostRelays | undefined,
     private readonly programs: ProgramCache,
@@ -85,13 +90,8 @@ export class LoopbackFabric {
   ) {
     this.topologyValue = topology;
     this.programsBySwitch = programsBySwitch;
-    this.failed = new Promise((resolve) => {
-      for (const r of running.values()) {
-        void r.failure.then((err) => {
-          if (this.closed === undefined) resolve(err);
-        });
-      }
-    });
+    this.failed = new Promise((resolve) => (this.reportFailure = resolve));
+    for (const r of running.values()) this.watch(r);
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -120,17 +120,15 @@ export class LoopbackFabric {
     const relays = options.impairment === undefined ? undefined : await HostRelays.open(planned.hosts, options.impairment, ports);
     const wires = relays ? throughRelays(planned, relays.ends) : planned;
     const deviceIds = fabricDeviceIds(topology);
+    const launches = new Map([...topology.switches.values()].map((sw) => [sw.name, { name: sw.name, deviceId: deviceIds.get(sw.name)!, ports: wires.switchPorts.get(sw.name)!, cpuPort: sw.cpuPort }]));
     try {
-      const launches = [...topology.switches.values()].map((sw) =>
-        launcher.launch({ name: sw.name, deviceId: deviceIds.get(sw.name)!, ports: wires.switchPorts.get(sw.name)!, cpuPort: sw.cpuPort }, signal),
-      );
-      const settled = await Promise.allSettled(launches);
+      const settled = await Promise.allSettled([...launches.values()].map((spec) => launcher.launch(spec, signal)));
       const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failure) throw failure.reason;
       interrupted(signal, 'the switches were starting');
       const running = new Map(settled.map((s) => (s as PromiseFulfilledResult<RunningSwitch>).value).map((r) => [r.name, r]));
-      const programmed = fabricTopology(topology, addresses(running, deviceIds), programsBySwitch);
-      const fabric = new LoopbackFabric(launcher, running, deviceIds, fabricHosts(programmed, wires.hosts), relays, programs, options, programmed, programsBySwitch);
+      const programmed = fabricTopology(topology, addresses(running, launches), programsBySwitch);
+      const fabric = new LoopbackFabric(launcher, running, launches, fabricHosts(programmed, wires.hosts), relays, programs, options, programmed, programsBySwitch);
       try {
         await fabric.programAll(programmed);
         interrupted(signal, 'the switches were being programmed');
@@ -167,7 +165,7 @@ export class LoopbackFabric {
 
   /** Every switch: where its P4Runtime server listens, its process and what it runs. */
   switches(): FabricSwitch[] {
-    return [...this.running.values()].map((r) => ({ name: r.name, grpc: r.grpc, deviceId: this.deviceIds.get(r.name)!, pid: r.pid, program: this.programsBySwitch.get(r.name)! }));
+    return [...this.running.values()].map((r) => ({ name: r.name, grpc: r.grpc, deviceId: this.launches.get(r.name)!.deviceId, pid: r.pid, program: this.programsBySwitch.get(r.name)! }));
   }
 
   /** The MAC `host`'s frames go to: its ToR's, or without one the MAC of `to` (a host or switch). */
@@ -219,11 +217,37 @@ export class LoopbackFabric {
       this.programs.pipelineFor(program.program, name);
       programsBySwitch.set(name, program);
     }
-    const topology = fabricTopology(this.topologyValue, addresses(this.running, this.deviceIds), programsBySwitch);
+    const topology = fabricTopology(this.topologyValue, addresses(this.running, this.launches), programsBySwitch);
     await this.closeControllers();
     await this.programAll(topology);
     this.topologyValue = topology;
     this.programsBySwitch = programsBySwitch;
+  }
+
+  /**
+   * Kills switch `name` and starts it again on the same wires and P4Runtime
+   * port, empty (switch-restart.ts); nothing reprograms it. Controllers
+   * handed out so far keep a broken session with it: close them and take a
+   * new controller() to reprogram it (Installer.reconcile). Throws
+   * FabricError (FABRIC_UNKNOWN_NODE; FABRIC_SWITCH_FAILED when it does not
+   * start again, which `failed` then reports too).
+   */
+  async restartSwitch(name: string): Promise<FabricSwitch> {
+    this.checkOpen('restartSwitch');
+    const current = this.running.get(name);
+    if (!current) throw new FabricError(FABRIC_ERROR_CODES.unknownNode, `the fabric has no switch "${name}"; its switches are ${[...this.running.keys()].join(', ')}`);
+    this.retired.add(current);
+    let again: RunningSwitch;
+    try {
+      again = await restartSwitch(this.launcher, current, this.launches.get(name)!, this.options.signal);
+    } catch (err) {
+      if (err instanceof FabricError && this.closed === undefined) this.reportFailure(err);
+      throw err;
+    }
+    this.running.set(name, again);
+    this.fresh.delete(name);
+    this.watch(again);
+    return this.switches().find((s) => s.name === name)!;
   }
 
   /**
@@ -278,6 +302,12 @@ export class LoopbackFabric {
     await Promise.race([work, died]);
   }
 
+  private watch(r: RunningSwitch): void {
+    void r.failure.then((err) => {
+      if (this.closed === undefined && !this.retired.has(r)) this.reportFailure(err);
+    });
+  }
+
   private installerOptions(options: Omit<InstallerOptions, 'programs'>): InstallerOptions {
     return { rpcTimeoutMs: this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS, logger: this.options.logger ?? defaultLogger(), ...options, programs: this.programs };
   }
@@ -291,6 +321,6 @@ export class LoopbackFabric {
   }
 }
 
-function addresses(running: ReadonlyMap<string, RunningSwitch>, deviceIds: ReadonlyMap<string, number>): Map<string, { grpc: string; deviceId: number }> {
-  return new Map([...running].map(([name, r]) => [name, { grpc: r.grpc, deviceId: deviceIds.get(name)! }]));
+function addresses(running: ReadonlyMap<string, RunningSwitch>, launches: ReadonlyMap<string, SwitchLaunch>): Map<string, { grpc: string; deviceId: number }> {
+  return new Map([...running].map(([name, r]) => [name, { grpc: r.grpc, deviceId: launches.get(name)!.deviceId }]));
 }

@@ -15,6 +15,8 @@ export interface SwitchLaunch {
   readonly deviceId: number;
   readonly ports: readonly SwitchPortWire[];
   readonly cpuPort: number | undefined;
+  /** Its P4Runtime server's port on 127.0.0.1 (undefined: one the switch chooses); a restart asks for the port it had. */
+  readonly grpcPort?: number;
 }
 
 export interface RunningSwitch {
@@ -30,6 +32,8 @@ export interface RunningSwitch {
 export interface SwitchLauncher {
   /** Starts one switch; rejects with FabricError (FABRIC_SWITCH_FAILED, FABRIC_INTERRUPTED). */
   launch(spec: SwitchLaunch, signal: AbortSignal | undefined): Promise<RunningSwitch>;
+  /** Stops one switch it started as a crash would (a process is SIGKILLed), with everything it held; bounded. */
+  kill(name: string): Promise<void>;
   /** Stops every switch it started (also those whose start failed); bounded. */
   close(): Promise<void>;
 }
