@@ -15,6 +15,9 @@ SWITCHML_UDP_BASE = 40000
 SWITCHML_SWITCH_PORT = 48864
 RING_TCP_PORT = 45000
 PS_TCP_PORT = 45100
+HIERARCHICAL_TCP_PORT = 45200
+# Rina's UDP block is 0xBF10..0xBF1F (src/wire/ina-ports.ts), which rina_tor.p4 recognises Rina by.
+RINA_UDP_PORT = 0xBF11
 # 64 KiB pieces: the server returns piece k while piece k+1 is still arriving, so its link carries both directions
 # at once. The baseline's default (1 MiB) makes a 1 MiB tensor one piece, all up before anything comes down.
 PS_PIECE_ELEMENTS = 16384
@@ -33,6 +36,31 @@ def ring_argv(node, cli, hosts, rank, options):
     peers = ','.join('%s:%d' % (h.ip, RING_TCP_PORT) for h in hosts)
     return [node, cli, 'agent', 'ring', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers,
             '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+
+
+def hierarchical_argv(node, cli, hosts, rank, options):
+    """Hierarchical AllReduce over TCP: every rank's rack is its host's rack in the testbed."""
+    peers = ','.join('%s:%d' % (h.ip, HIERARCHICAL_TCP_PORT) for h in hosts)
+    racks = ','.join(str(h.rack) for h in hosts)
+    return [node, cli, 'agent', 'hierarchical-worker', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers, '--racks', racks,
+            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+
+
+def rina_job_spec(options, hosts):
+    """The Rina job for `p4ina controller apply`: every worker on RINA_UDP_PORT of its host."""
+    return {'id': options.job_id, 'name': 'testbed-rina', 'algorithm': 'rina', 'pool_size': options.pool,
+            'workers': [{'rank': rank, 'host': h.name, 'udp_port': RINA_UDP_PORT} for rank, h in enumerate(hosts)]}
+
+
+def rina_placed(node, cli, applied, hosts, options):
+    """[(host plan, argv)] by rank: the ring and each worker's place from the controller's report (the plan the
+    ToRs were programmed for), plus what only the testbed decides."""
+    rina = applied.get('rina')
+    if not rina:
+        raise ValueError('the controller\'s report has no Rina worker arguments for job %s' % applied.get('id'))
+    by_name = {h.name: h for h in hosts}
+    run = ['--timing', 'mininet', '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+    return [(by_name[w['host']], [node, cli, 'agent', 'rina-worker'] + w['args'] + run) for w in sorted(rina['workers'], key=lambda w: w['rank'])]
 
 
 def ps_server_argv(node, cli, server_host, workers):

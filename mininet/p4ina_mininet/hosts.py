@@ -22,6 +22,9 @@ def prepare_hosts(net, plan):
         intf = host.defaultIntf().name
         host.cmd('ethtool -K %s %s' % (intf, ' '.join(OFFLOADS)))
         host.cmd('sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1')
+        # A Rina ToR sends its rack's RING_DATA to the rack's agent from the agent's own address (docs/rina.md):
+        # without accept_local the kernel drops a datagram whose source is one of its own addresses.
+        host.cmd('sysctl -q -w net.ipv4.conf.all.accept_local=1 net.ipv4.conf.%s.accept_local=1' % intf)
         for ip, mac in switch_addresses:
             host.cmd('ip neigh replace %s lladdr %s dev %s nud permanent' % (ip, mac, intf))
     net.staticArp()

@@ -4,10 +4,12 @@ import re
 
 SIZE = re.compile(r'^(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|KiB|MiB|GiB)?$')
 # The order runs go in.
-ALGORITHMS = ['switchml', 'atp', 'ps', 'ring']
+ALGORITHMS = ['switchml', 'atp', 'rina', 'ps', 'ring', 'hierarchical']
+# Each needs its own program on the INA ToRs, so at most one of them runs.
+INA_ALGORITHMS = ['switchml', 'atp', 'rina']
 # ATP's UDP block is 0xBF00..0xBF0F: each PS listens on the first port, job j's workers on first + j.
 MAX_ATP_JOBS = 15
-DEFAULT_POOL = {'switchml': 32, 'atp': 256}
+DEFAULT_POOL = {'switchml': 32, 'atp': 256, 'rina': 64}
 UNITS = {None: 1, 'B': 1, 'KB': 1000, 'MB': 1000 ** 2, 'GB': 1000 ** 3, 'KiB': 1024, 'MiB': 1024 ** 2, 'GiB': 1024 ** 3}
 
 
@@ -42,9 +44,10 @@ def job_list(text):
     names = ['switchml', 'ring'] if text == 'both' else [n.strip() for n in text.split(',') if n.strip()]
     unknown = [n for n in names if n not in ALGORITHMS]
     if not names or unknown:
-        raise argparse.ArgumentTypeError('"%s": give switchml, atp, ps, ring or a comma list of them (both = switchml,ring)' % text)
-    if 'switchml' in names and 'atp' in names:
-        raise argparse.ArgumentTypeError('switchml and atp cannot run together: INA switches run one program, p4/switchml.p4 or p4/atp.p4')
+        raise argparse.ArgumentTypeError('"%s": give %s or a comma list of them (both = switchml,ring)' % (text, ', '.join(ALGORITHMS)))
+    ina = [n for n in INA_ALGORITHMS if n in names]
+    if len(ina) > 1:
+        raise argparse.ArgumentTypeError('%s cannot run together: INA switches run one program (p4/switchml.p4, p4/atp.p4 or p4/rina_tor.p4)' % ' and '.join(ina))
     return sorted(set(names), key=ALGORITHMS.index)
 
 
@@ -61,20 +64,22 @@ def build_parser():
         description='A Mininet testbed of P4 switches (p4ina switch or BMv2) and hosts: runs SwitchML, ATP and the '
                     'parameter-server and ring baselines on it, prints the demo\'s table, and tears everything down. Run as root.')
     p.add_argument('--topo', default='single,hosts=4', help='single,hosts=K | leafspine,racks=R,hosts=H,spines=S (default single,hosts=4)')
-    p.add_argument('--ina-tors', default='all', help='which racks\' ToRs aggregate (switchml.p4, or atp.p4 with --job atp): 1,3 | all | none (default all)')
+    p.add_argument('--ina-tors', default='all', help='which racks\' ToRs aggregate (switchml.p4, atp.p4 with --job atp, rina_tor.p4 with --job rina): '
+                   '1,3 | all | none (default all)')
     p.add_argument('--legacy', choices=['bridge', 'p4'], default='bridge', help='non-INA ToRs: Linux bridges, or p4ina switches running p4/forward.p4 (default bridge)')
     p.add_argument('--spine', choices=['p4', 'bridge', 'ina'], default='p4', help='spines: p4ina switches running forward.p4, Linux bridges, '
                    'or INA switches running the INA program (ATP: level 1 when on every path to the PS) (default p4)')
     p.add_argument('--job', type=job_list, default=job_list('both'), metavar='ALGORITHMS',
-                   help='what to run: switchml, atp, ps (the parameter-server baseline over TCP, its server on a host of its own), ring, '
-                        'or a comma list (atp,ps,ring); both = switchml,ring (the default), side by side')
+                   help='what to run: switchml, atp, rina (ring AllReduce, an INA rack one member), ps (the parameter-server baseline over '
+                        'TCP, its server on a host of its own), ring, hierarchical (TCP: reduce in the rack, ring among rack leaders, '
+                        'broadcast), or a comma list (atp,ps,ring); both = switchml,ring (the default), side by side')
     p.add_argument('--jobs', type=positive, default=1, help='ATP jobs at once on the same switches and pool (1..%d, default 1): '
                    'every worker host runs one worker of each, each job has a PS host of its own' % MAX_ATP_JOBS)
     p.add_argument('--workers', default='auto', help='hosts of the SwitchML job: auto (every host on a single switch; '
                    'else the first INA rack), rack=N, or names h1,h2 (default auto); ring, ATP and PS run on every host unless names are given')
     p.add_argument('--tensor', type=tensor_size, default=tensor_size('1MiB'), help='bytes of float32 per worker (default 1MiB)')
     p.add_argument('--pool', type=positive, default=None, help='SwitchML slots = each worker\'s window (default 32); ATP: aggregators '
-                   'of the shared pool every job hashes over (default 256)')
+                   'of the shared pool every job hashes over (default 256); Rina: slots per INA ToR (default 64)')
     p.add_argument('--seed', default='1', help='seed of the tensors (default 1)')
     p.add_argument('--loss', type=fraction, default=0.0, help='netem loss on every host link, each way (0..0.5)')
     p.add_argument('--bw', type=float, default=None, help='bandwidth of every link, Mbit/s (TCLink)')
@@ -94,6 +99,7 @@ def build_parser():
     p.add_argument('--target', choices=['p4ina', 'bmv2'], default='p4ina', help='P4 switches: p4ina\'s emulator or BMv2\'s simple_switch_grpc')
     p.add_argument('--bmv2-switchml', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/switchml.p4 (with --target bmv2)')
     p.add_argument('--bmv2-atp', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/atp.p4 (with --target bmv2 and --job atp)')
+    p.add_argument('--bmv2-rina', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/rina_tor.p4 (with --target bmv2 and --job rina)')
     p.add_argument('--bmv2-forward', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/forward.p4 (with --target bmv2 and P4 legacy switches)')
     p.add_argument('--bmv2-binary', default='simple_switch_grpc', help='BMv2\'s binary (default simple_switch_grpc on PATH)')
     p.add_argument('--keep', action='store_true', help='after the runs, leave the network up in Mininet\'s CLI; exit it to tear down')
@@ -120,10 +126,13 @@ def parse(argv):
     if not 0 < options.value_range < float('inf'):
         error('--value-range: a positive number')
     if options.pool is None:
-        options.pool = DEFAULT_POOL['atp' if 'atp' in options.job else 'switchml']
+        options.pool = DEFAULT_POOL[next((n for n in INA_ALGORITHMS if n in options.job), 'switchml')]
     if not re.match(r'^[a-z][a-z0-9]{0,5}$', options.prefix):
         error('--prefix: 1 to 6 lower-case letters or digits, starting with a letter (interface names are at most 15 characters)')
-    if options.target == 'bmv2' and 'atp' not in options.job and options.bmv2_switchml is None:
+    if options.target == 'bmv2' and 'rina' in options.job and options.bmv2_rina is None:
+        error('--target bmv2 with --job rina needs --bmv2-rina JSON,P4INFO (p4c-bm2-ss outputs of p4/rina_tor.p4; see README)')
+    # Without ATP or Rina in the run, INA ToRs run switchml.p4 (also for ring or PS alone).
+    if options.target == 'bmv2' and 'atp' not in options.job and 'rina' not in options.job and options.bmv2_switchml is None:
         error('--target bmv2 needs --bmv2-switchml JSON,P4INFO (p4c-bm2-ss outputs of p4/switchml.p4; see README)')
     if options.target == 'bmv2' and 'atp' in options.job and options.bmv2_atp is None:
         error('--target bmv2 with --job atp needs --bmv2-atp JSON,P4INFO (p4c-bm2-ss outputs of p4/atp.p4; see README)')

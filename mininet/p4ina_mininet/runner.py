@@ -21,7 +21,7 @@ import tempfile
 import traceback
 
 from . import lifeline
-from .agents import ring_argv, run_workers, switchml_argv
+from .agents import hierarchical_argv, rina_job_spec, rina_placed, ring_argv, run_workers, switchml_argv
 from .atp_jobs import atp_commands, atp_job_specs
 from .atp_runs import run_atp_jobs
 from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, kernel_has_red_ecn, ping_all, prepare_hosts, tcp_transfer
@@ -71,10 +71,10 @@ class Testbed:
     def programs(self):
         kinds = {s.kind for s in self.plan.switches}
         programs = {}
-        # INA switches run atp.p4 for ATP, else switchml.p4 (both forward ordinary traffic like forward.p4).
-        ina_program = 'atp' if 'atp' in self.options.job else 'switchml'
+        # INA switches run atp.p4 for ATP, rina_tor.p4 for Rina, else switchml.p4 (all forward ordinary traffic like forward.p4).
+        ina_program = 'atp' if 'atp' in self.options.job else 'rina_tor' if 'rina' in self.options.job else 'switchml'
         if self.options.target == 'bmv2':
-            given = self.options.bmv2_atp if ina_program == 'atp' else self.options.bmv2_switchml
+            given = {'atp': self.options.bmv2_atp, 'rina_tor': self.options.bmv2_rina}.get(ina_program, self.options.bmv2_switchml)
             programs['ina'] = {'config': os.path.abspath(given[0]), 'p4info': os.path.abspath(given[1])}
             if 'p4' in kinds:
                 if not self.options.bmv2_forward:
@@ -111,6 +111,8 @@ class Testbed:
             atp_hosts = choose_hosts(self.plan, options, 'atp') if 'atp' in options.job else []
             ps_hosts = choose_hosts(self.plan, options, 'ps') if 'ps' in options.job else []
             ring_hosts = choose_hosts(self.plan, options, 'ring') if 'ring' in options.job else []
+            rina_hosts = choose_hosts(self.plan, options, 'rina') if 'rina' in options.job else []
+            hierarchical_hosts = choose_hosts(self.plan, options, 'hierarchical') if 'hierarchical' in options.job else []
         except TopologyError as err:
             raise TestbedFailure(str(err))
         ps_text = ' and %d PS host(s)' % len(self.plan.ps_hosts) if self.plan.ps_hosts else ''
@@ -146,9 +148,9 @@ class Testbed:
             except HostSetupError as err:
                 raise TestbedFailure(str(err))
 
-        jobs_text = ', SwitchML job' if switchml_hosts else ', %d ATP job(s)' % options.atp_jobs if atp_hosts else ''
+        jobs_text = ', SwitchML job' if switchml_hosts else ', %d ATP job(s)' % options.atp_jobs if atp_hosts else ', Rina job' if rina_hosts else ''
         progress('controller: pipelines, forwarding%s' % jobs_text)
-        aggregator_ip, atp_applied = self.apply_controller(switchml_hosts, atp_hosts)
+        aggregator_ip, atp_applied, rina_applied = self.apply_controller(switchml_hosts, atp_hosts, rina_hosts)
 
         traffic = None
         if options.traffic:
@@ -164,6 +166,8 @@ class Testbed:
             runs.append(dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts]))
         if atp_hosts:
             runs += self.run_atp(atp_hosts, atp_applied)
+        if rina_hosts:
+            runs.append(self.run_rina(rina_hosts, rina_applied))
         if ps_hosts:
             server = self.plan.ps_hosts[0]
             progress('PS baseline: %d workers × %d bytes over TCP, its server on %s' % (len(ps_hosts), options.tensor, server.name))
@@ -172,6 +176,11 @@ class Testbed:
             progress('ring: %d workers × %d bytes over TCP' % (len(ring_hosts), options.tensor))
             placed = [(h, ring_argv(self.node, self.cli, ring_hosts, rank, options)) for rank, h in enumerate(ring_hosts)]
             runs.append(dict(run_workers(self.net, 'ring', placed, options.timeout, self.pids), hosts=[h.name for h in ring_hosts]))
+        if hierarchical_hosts:
+            racks = len({h.rack for h in hierarchical_hosts})
+            progress('hierarchical: %d workers in %d rack(s) × %d bytes over TCP' % (len(hierarchical_hosts), racks, options.tensor))
+            placed = [(h, hierarchical_argv(self.node, self.cli, hierarchical_hosts, rank, options)) for rank, h in enumerate(hierarchical_hosts)]
+            runs.append(dict(run_workers(self.net, 'hierarchical', placed, options.timeout, self.pids), hosts=[h.name for h in hierarchical_hosts]))
         dropped = packets_dropped(self.net) if options.loss else 0
         ecn = {'threshold': options.ecn_threshold, 'kernelRed': red_ecn, 'bandwidthMbps': options.bw} if options.ecn else None
         return {'topology': options.topo + (' (INA ToRs: %s)' % options.ina_tors if self.plan.kind == 'leafspine' else ''),
@@ -191,8 +200,15 @@ class Testbed:
                          'level0': command['level0'], 'level1': command['level1']})
         return runs
 
-    def apply_controller(self, switchml_hosts, atp_hosts):
-        """Pipelines, forwarding and the jobs; returns (SwitchML's aggregator address, the report's ATP jobs)."""
+    def run_rina(self, rina_hosts, applied):
+        """One Rina job: INA racks are ring members through their ToRs, other racks' workers members of their own."""
+        racks = [a['switch'] for a in applied['aggregation']]
+        progress('Rina: %d workers × %d bytes, INA racks at %s' % (len(rina_hosts), self.options.tensor, ', '.join(racks) or 'none (a plain ring)'))
+        placed = rina_placed(self.node, self.cli, applied, rina_hosts, self.options)
+        return dict(run_workers(self.net, 'rina', placed, self.options.timeout, self.pids), hosts=[h.name for h in rina_hosts], inaRacks=racks)
+
+    def apply_controller(self, switchml_hosts, atp_hosts, rina_hosts):
+        """Pipelines, forwarding and the jobs; returns (SwitchML's aggregator address, the report's ATP jobs, its Rina job)."""
         doc = topology_json(self.plan, self.options, lambda n: '127.0.0.1:%d' % self.devices[n][1], lambda n: self.devices[n][0],
                             lambda s: self.program_files[s.kind], 'bmv2' if self.options.target == 'bmv2' else 'emulator')
         topo_path = os.path.join(self.dir, 'topology.json')
@@ -206,6 +222,8 @@ class Testbed:
         if atp_hosts:
             for spec in atp_job_specs(self.options, atp_hosts, self.plan.ps_hosts):
                 argv += ['--job', self.write_job('job-atp-%d.json' % spec['id'], spec)]
+        if rina_hosts:
+            argv += ['--job', self.write_job('job-rina.json', rina_job_spec(self.options, rina_hosts))]
         out = subprocess.run(argv, cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if out.returncode != 0:
             raise TestbedFailure('the controller failed (exit %d):\n%s' % (out.returncode, out.stderr.decode('utf8', 'replace').strip()))
@@ -213,12 +231,13 @@ class Testbed:
         if self.options.verbose:
             sys.stderr.write(json.dumps(report, indent=2) + '\n')
         atp_applied = [j for j in report['jobs'] if j['algorithm'] == 'atp']
+        rina_applied = next((j for j in report['jobs'] if j['algorithm'] == 'rina'), None)
         if not switchml_hosts:
-            return None, atp_applied
-        job = report['jobs'][0]
+            return None, atp_applied, rina_applied
+        job = next(j for j in report['jobs'] if j['algorithm'] == 'switchml')
         if not job['aggregation']:
             raise TestbedFailure('no switch can aggregate SwitchML for %s: %s' % (', '.join(h.name for h in switchml_hosts), ' '.join(job['reasons'])))
-        return job['aggregation'][0]['ip'], atp_applied
+        return job['aggregation'][0]['ip'], atp_applied, rina_applied
 
     def write_job(self, name, spec):
         path = os.path.join(self.dir, name)

@@ -12,9 +12,9 @@ def make_plan(options):
 
 
 def choose_hosts(plan, options, algorithm):
-    """The hosts of a run, by rank: SwitchML's in one INA rack (or a single switch), ring's, ATP's and the PS
-    baseline's on every worker host (ATP aggregates what it can per rack and the PS does the rest), unless --workers
-    names them."""
+    """The hosts of a run, by rank: SwitchML's in one INA rack (or a single switch); every other algorithm's on
+    every worker host (ATP and Rina aggregate what they can per rack, the PS or the ring does the rest), unless
+    --workers names them."""
     by_name = {h.name: h for h in plan.hosts}
     text = options.workers
     if text not in ('auto',) and not text.startswith('rack='):
@@ -25,7 +25,7 @@ def choose_hosts(plan, options, algorithm):
         if unknown:
             raise TopologyError('--workers: no host %s; the hosts are %s' % (', '.join(unknown), ', '.join(by_name)))
         return [by_name[n] for n in names]
-    if algorithm in ('ring', 'atp', 'ps'):
+    if algorithm in ('ring', 'atp', 'ps', 'rina', 'hierarchical'):
         return list(plan.hosts)
     if text.startswith('rack='):
         rack = int(text[5:]) if text[5:].isdigit() else 0

@@ -20,6 +20,7 @@ export type { AtpRolloutOptions } from './rollout-atp.js';
 export * from './atp-plan.js';
 export * from './atp-limits.js';
 export * from './atp-agents.js';
+export * from './rina-agents.js';
 export * from './rollout-stages.js';
 export * from './capacity-limits.js';
 export * from './capacity.js';

@@ -7,6 +7,8 @@
 /** What `p4ina demo --algorithm` takes, in its order of the list: the INA algorithms through a switch, then the baselines over TCP. */
 export const DEMO_ALGORITHMS = ['switchml', 'atp', 'ps', 'hierarchical', 'ring'] as const;
 export type DemoAlgorithm = (typeof DEMO_ALGORITHMS)[number];
+/** What a row of results can be: the demo's algorithms, and Rina, which runs across racks (the testbed, the rollout sweep). */
+export type ResultAlgorithm = DemoAlgorithm | 'rina';
 
 export interface WorkerOutcome {
   readonly rank: number;
@@ -21,7 +23,7 @@ export interface WorkerOutcome {
 }
 
 export interface DemoRow {
-  readonly algorithm: DemoAlgorithm;
+  readonly algorithm: ResultAlgorithm;
   readonly workers: number;
   /** Bytes of each worker's tensor. */
   readonly bytes: number;
@@ -81,7 +83,7 @@ export function parseWorkerReport(stdout: string): WorkerOutcome {
 }
 
 /** One algorithm's row from every worker's outcome (by rank). */
-export function summariseRun(algorithm: DemoAlgorithm, tensorBytes: number, outcomes: readonly WorkerOutcome[]): DemoRow {
+export function summariseRun(algorithm: ResultAlgorithm, tensorBytes: number, outcomes: readonly WorkerOutcome[]): DemoRow {
   const timeMs = Math.max(...outcomes.map((o) => o.elapsedMs));
   return {
     algorithm,
@@ -98,7 +100,7 @@ export function summariseRun(algorithm: DemoAlgorithm, tensorBytes: number, outc
 }
 
 /** The row of a run that did not finish. */
-export function failedRun(algorithm: DemoAlgorithm, workers: number, tensorBytes: number, failure: string): DemoRow {
+export function failedRun(algorithm: ResultAlgorithm, workers: number, tensorBytes: number, failure: string): DemoRow {
   return { algorithm, workers, bytes: tensorBytes, timeMs: undefined, goodputGbps: undefined, retransmissions: undefined, maxAbsError: undefined, boundViolations: undefined, identical: undefined, failure };
 }
 

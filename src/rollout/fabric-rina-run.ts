@@ -8,10 +8,9 @@
  * that is also how the sweep runs `ring` on loopback, so that ring, Rina and
  * ATP cross the same emulated switches (TCP cannot cross the UDP wires).
  */
-import { placeInPlan } from '../agent/rina/ring-config.js';
-import { defineJob, type JobSpec } from '../controller/index.js';
+import { defineJob, rinaWorkerCommands, type JobSpec } from '../controller/index.js';
 import { runWorkers } from '../demo/worker-runs.js';
-import { ipv4ToText, RINA_PORTS } from '../wire/index.js';
+import { RINA_PORTS } from '../wire/index.js';
 import type { RunOutcome } from './rollout-cells.js';
 import type { FabricRun } from './fabric-atp-run.js';
 import { runOutcome } from './worker-outcomes.js';
@@ -41,25 +40,15 @@ async function runRingOfAgents(run: FabricRun, algorithm: 'rina' | 'ring'): Prom
     const installed = plan.aggregationPoints.length > 0;
     if (installed) await installer.setupJob(spec, plan);
     try {
-      const address = (rank: number): string => `${ipv4ToText(run.fabric.topology.hosts.get(plan.workers[rank]!.host)!.ip)}:${spec.workers[rank]!.udpPort}`;
-      const members = plan.ring!.flatMap((m) => ['--member', `${m.kind}:${m.ranks.map(address).join(',')}`]);
-      const argv = spec.workers.map((w) => {
-        const place = placeInPlan(plan.ring!, w.rank);
-        return [
-          'rina-worker',
-          ...members,
-          '--position', String(place.position),
-          '--worker-id', String(place.workerId),
-          '--rank', String(w.rank),
-          ...run.fabric.wireArgs(plan.workers[w.rank]!.host),
-          '--job', String(JOB_ID),
-          '--pool', String(POOL),
-          '--length', String(run.elements),
-          '--seed', String(run.seed),
-          '--check',
-          '--json',
-        ];
-      });
+      const argv = rinaWorkerCommands(spec, plan, run.fabric.topology).map((w) => [
+        'rina-worker',
+        ...w.args,
+        ...run.fabric.wireArgs(w.host),
+        '--length', String(run.elements),
+        '--seed', String(run.seed),
+        '--check',
+        '--json',
+      ]);
       const outcomes = await runWorkers(run.group, { label: 'rollout-rina', cliEntry: run.cliEntry, argvByRank: argv, timeoutMs: run.timeoutMs, signal: run.signal });
       const racks = plan.ring!.filter((m) => m.kind === 'rack').length;
       const what = racks ? `rina, ring of ${plan.ring!.length} (${racks} INA rack${racks > 1 ? 's' : ''})` : `${algorithm === 'rina' ? 'rina = ' : ''}ring of ${plan.ring!.length} (UDP, through the switches)`;

@@ -18,6 +18,8 @@ interface TestbedRow {
   readonly identical: boolean | null;
   readonly failure: string | null;
   readonly atp: { readonly level0: readonly string[]; readonly level1: string | null } | null;
+  /** Rina rows: the ToRs that aggregated their racks. */
+  readonly inaRacks?: readonly string[] | null;
 }
 
 interface TestbedJson {
@@ -39,6 +41,7 @@ function parseRow(v: unknown): TestbedRow | undefined {
   if (!numberOrNull(v.timeMs) || !numberOrNull(v.retransmissions) || !numberOrNull(v.boundViolations)) return undefined;
   if (v.identical !== null && typeof v.identical !== 'boolean') return undefined;
   if (v.failure !== null && typeof v.failure !== 'string') return undefined;
+  if (v.inaRacks !== undefined && v.inaRacks !== null && !(Array.isArray(v.inaRacks) && v.inaRacks.every((s) => typeof s === 'string'))) return undefined;
   const atp = v.atp;
   if (atp !== null && atp !== undefined && !(isRecord(atp) && Array.isArray(atp.level0) && atp.level0.every((s) => typeof s === 'string') && (atp.level1 === null || typeof atp.level1 === 'string'))) return undefined;
   return v as unknown as TestbedRow;
@@ -70,6 +73,11 @@ function runsLabel(row: TestbedRow, hosts: readonly string[]): string {
     return `atp (${levels.join('; ')})`;
   }
   if (row.algorithm === 'ring') return `ring of ${row.workers} (TCP)`;
+  if (row.algorithm === 'hierarchical') return `hierarchical (TCP, ${row.workers} workers)`;
+  if (row.algorithm === 'rina' && row.inaRacks) {
+    const n = row.inaRacks.length;
+    return n ? `rina (${n} INA rack${n > 1 ? 's' : ''}: ${row.inaRacks.join(', ')})` : `rina = ring of ${row.workers} (UDP, no INA rack)`;
+  }
   return `${row.algorithm} (${row.workers} workers${hosts.length ? `: ${hosts.join(', ')}` : ''})`;
 }
 

@@ -7,7 +7,7 @@
  */
 import { compilePipeline } from '../p4c/index.js';
 import { pino, type Logger } from 'pino';
-import { atpAgentConfigs, atpPsArgs, atpWorkerArgs, loadJobSpec, loadTopology, type JobSpec, type Topology } from '../controller/index.js';
+import { atpAgentConfigs, atpPsArgs, atpWorkerArgs, loadJobSpec, loadTopology, rinaWorkerCommands, type JobSpec, type RinaWorkerCommand, type Topology } from '../controller/index.js';
 import { Installer, type ForwardingReport } from '../controller/install/index.js';
 
 export interface ControllerStepOptions {
@@ -30,6 +30,8 @@ export interface AppliedJob {
   readonly reasons: readonly string[];
   /** ATP jobs: the levels, and each agent's `p4ina agent atp-worker|atp-ps` arguments from the plan. */
   readonly atp?: AppliedAtp;
+  /** Rina jobs (also with no INA rack: then a plain ring): each worker's `p4ina agent rina-worker` arguments from the plan. */
+  readonly rina?: { readonly workers: readonly RinaWorkerCommand[] };
 }
 
 export interface AppliedAtp {
@@ -94,6 +96,7 @@ function describe(topology: Topology, installer: Installer, spec: JobSpec): Appl
     aggregation: plan.aggregationPoints.map((p) => ({ switch: p.switch, ip: topology.switches.get(p.switch)?.ipText, scope: p.scope })),
     reasons: plan.reasons,
     ...(plan.atp ? { atp: appliedAtp(spec, plan) } : {}),
+    ...(spec.algorithm === 'rina' && plan.ring ? { rina: { workers: rinaWorkerCommands(spec, plan, topology) } } : {}),
   };
 }
 

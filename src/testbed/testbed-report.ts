@@ -5,7 +5,7 @@
  * has (the topology, ordinary traffic, the PIDs it started, and per ATP job
  * its levels, its parameter server's work and ECN: atp-run-report.ts).
  */
-import type { DemoAlgorithm, DemoRow } from '../report/demo-results.js';
+import type { DemoRow, ResultAlgorithm } from '../report/demo-results.js';
 import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
 import { formatResultsJson } from '../report/results-table.js';
 import { atpRunDetails, parseAtpRunInfo, type AtpRunDetails, type AtpRunInfo } from './atp-run-report.js';
@@ -19,7 +19,7 @@ export interface TrafficResult {
 }
 
 export interface TestbedRun {
-  readonly algorithm: DemoAlgorithm;
+  readonly algorithm: ResultAlgorithm;
   /** The hosts that ran it, by rank. */
   readonly hosts: readonly string[];
   /** Each worker's stdout (its JSON report), by rank; empty when the run failed. */
@@ -27,6 +27,8 @@ export interface TestbedRun {
   readonly failure: string | null;
   /** ATP runs (one per job): the job, its PS and levels. */
   readonly atp: AtpRunInfo | undefined;
+  /** Rina runs: the ToRs that aggregated their racks (none: a plain ring over UDP). */
+  readonly inaRacks: readonly string[] | undefined;
 }
 
 /** --ecn: the switches' marking threshold, and whether the links' RED marks too. */
@@ -56,9 +58,9 @@ function fail(why: string): never {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-/** What mininet/testbed.py runs (ALGORITHMS in its options.py), a subset of the demo's algorithms. */
-const TESTBED_ALGORITHMS: readonly DemoAlgorithm[] = ['switchml', 'atp', 'ps', 'ring'];
-const isAlgorithm = (v: unknown): v is DemoAlgorithm => TESTBED_ALGORITHMS.some((a) => a === v);
+/** What mininet/testbed.py runs (ALGORITHMS in its options.py). */
+const TESTBED_ALGORITHMS: readonly ResultAlgorithm[] = ['switchml', 'atp', 'rina', 'ps', 'ring', 'hierarchical'];
+const isAlgorithm = (v: unknown): v is ResultAlgorithm => TESTBED_ALGORITHMS.some((a) => a === v);
 
 /** Checks the document's shape (it crosses a process and a language boundary). */
 export function parseTestbedDocument(text: string): TestbedDocument {
@@ -78,7 +80,8 @@ export function parseTestbedDocument(text: string): TestbedDocument {
     if (!isStringArray(run.hosts) || !isStringArray(run.reports)) fail(`run ${i} lacks "hosts" or "reports"`);
     if (run.failure !== null && typeof run.failure !== 'string') fail(`run ${i} has a "failure" that is not text`);
     const atp = run.algorithm === 'atp' ? parseAtpRunInfo(run, i) : undefined;
-    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp };
+    if (run.inaRacks !== undefined && !isStringArray(run.inaRacks)) fail(`run ${i} has an "inaRacks" that is not a list of switch names`);
+    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp, inaRacks: run.inaRacks };
   });
   const pids = Array.isArray(doc.pids) ? doc.pids.filter((p): p is number => Number.isInteger(p)) : [];
   const packetsLost = typeof doc.packetsLost === 'number' ? doc.packetsLost : 0;
@@ -135,7 +138,8 @@ export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]
   const several = details.filter((d) => d !== undefined).length > 1;
   doc.runs.forEach((run, i) => {
     const d = details[i];
-    const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : '';
+    const racks = run.inaRacks ? `; INA racks: ${run.inaRacks.join(', ') || 'none (a plain ring)'}` : '';
+    const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : racks;
     lines.push(`  ${rowLabel(rows[i]!, d, several)}: ${run.hosts.join(', ')}${where}`);
   });
   if (doc.ecn) {
@@ -153,8 +157,8 @@ export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]
 
 export function formatTestbedJson(doc: TestbedDocument, rows: readonly DemoRow[]): string {
   const details = testbedAtpDetails(doc);
-  // ATP rows carry their job's details (`atp`); other rows have atp: null, so every row has the same keys.
-  const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null }));
+  // ATP rows carry their job's details (`atp`), Rina rows their INA racks; other rows have null, so every row has the same keys.
+  const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null, inaRacks: doc.runs[i]!.inaRacks ?? null }));
   const base = JSON.parse(formatResultsJson({ workers: Math.max(0, ...rows.map((r) => r.workers)), tensorBytes: doc.tensorBytes, loss: doc.loss, seed: doc.seed, framesLost: doc.packetsLost, runs })) as Record<string, unknown>;
   return JSON.stringify({ topology: doc.topology, ...base, hosts: Object.fromEntries(doc.runs.map((r) => [r.algorithm, r.hosts])), traffic: doc.traffic, ecn: doc.ecn, pids: doc.pids, ok: testbedOk(doc, rows) });
 }

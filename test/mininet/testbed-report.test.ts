@@ -77,9 +77,33 @@ describe('testbed results document', () => {
     expect(json.ok).toBe(true);
   });
 
+  test('Rina and hierarchical runs are rows of their own; a Rina row names the ToRs that aggregated its racks', () => {
+    const rina = { algorithm: 'rina', hosts: ['h1', 'h2'], inaRacks: ['t1'], reports: [report(0, 50), report(1, 60)], failure: null };
+    const plain = { algorithm: 'rina', hosts: ['h1', 'h2'], inaRacks: [], reports: [report(0, 5), report(1, 6)], failure: null };
+    const hierarchical = { algorithm: 'hierarchical', hosts: ['h1', 'h2'], reports: [report(0, 7), report(1, 8)], failure: null };
+    const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, runs: [rina, plain, hierarchical] }));
+    const rows = testbedRows(doc);
+    expect(rows.map((r) => [r.algorithm, r.timeMs, r.identical])).toEqual([
+      ['rina', 60, true],
+      ['rina', 6, true],
+      ['hierarchical', 8, true],
+    ]);
+    const text = formatTestbedText(doc, rows);
+    expect(text).toContain('  rina: h1, h2; INA racks: t1\n');
+    expect(text).toContain('  rina: h1, h2; INA racks: none (a plain ring)\n');
+    expect(text).toContain('  hierarchical: h1, h2\n');
+    const json = JSON.parse(formatTestbedJson(doc, rows)) as { runs: { algorithm: string; inaRacks: unknown; atp: unknown }[] };
+    expect(json.runs.map((r) => [r.algorithm, r.inaRacks, r.atp])).toEqual([
+      ['rina', ['t1'], null],
+      ['rina', [], null],
+      ['hierarchical', null, null],
+    ]);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...rina, inaRacks: 't1' }] }))).toThrow(/run 0 has an "inaRacks" that is not a list of switch names/);
+  });
+
   test('a malformed document is a TESTBED_BAD_REPORT that says what is wrong', () => {
     expect(() => parseTestbedDocument('nope')).toThrow(expect.objectContaining({ code: 'TESTBED_BAD_REPORT', message: "the testbed's results document is not JSON" }));
-    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'rina', hosts: [], reports: [], failure: null }] }))).toThrow(/run 0 names no algorithm \(switchml, atp, ps, ring\)/);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'omnireduce', hosts: [], reports: [], failure: null }] }))).toThrow(/run 0 names no algorithm \(switchml, atp, rina, ps, ring, hierarchical\)/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'atp', hosts: [], reports: [], failure: null }] }))).toThrow(/ATP run 0 lacks "job" or "ps"/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, ecn: { threshold: 8 } }))).toThrow(/malformed "ecn"/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, traffic: { ping: { sent: 1 }, tcp: [] } }))).toThrow(/traffic.ping/);

@@ -28,6 +28,7 @@ interface Row {
   retransmissions: number | null;
   failure: string | null;
   atp: AtpDetails | null;
+  inaRacks: string[] | null;
 }
 /** An ATP job's row details (src/testbed/atp-run-report.ts): its PS, levels and the PS's counters. */
 interface AtpDetails {
@@ -191,6 +192,19 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
     expect(atp).toMatchObject({ psHost: `${PREFIX}ps1`, level0: [`${PREFIX}t1`], level1: null });
     // Every sequence has rack 1's aggregate and rack 2's two workers' own pieces: the PS sums each one.
     expect(atp!.ps).toMatchObject({ completed: ATP_SEQUENCES, completedInSoftware: ATP_SEQUENCES, completedByOnePiece: 0 });
+  }, 120_000);
+
+  test('Rina across an INA ToR and a legacy (Linux-bridge) ToR, racks of 2, and hierarchical AllReduce: both exact, the INA rack one ring member', async () => {
+    const run = await runScript(['--topo', 'leafspine,racks=2,hosts=2,spines=1', '--ina-tors', '1', '--job', 'rina,hierarchical', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([
+      ['rina', 4, true, 0, null],
+      ['hierarchical', 4, true, 0, null],
+    ]);
+    // rina_tor.p4 on t1 aggregates rack 1 (its agent h1 sends its own pieces to t1's address); rack 2's workers are members of their own.
+    expect(doc.runs.map((r) => r.inaRacks)).toEqual([[`${PREFIX}t1`], null]);
+    expect(doc.hosts).toEqual({ rina: h(1, 2, 3, 4), hierarchical: h(1, 2, 3, 4) });
   }, 120_000);
 
   test('ATP on two levels: both ToRs at level 0, an INA spine at level 1 sums the racks on the way to the PS, exact', async () => {

@@ -86,6 +86,16 @@ describe('outcomeOfTestbedRun', () => {
     expect(outcomeOfTestbedRun('atp', result([atpRow({ atp: { level0: ['p4it1', 'p4it2'], level1: 'p4is1' } })]), 2).runs).toBe('atp (level 0: p4it1, p4it2; level 1: p4is1)');
   });
 
+  test('Rina names the INA racks of its ring, or says it was a plain ring; hierarchical and ring say they ran over TCP', () => {
+    const row = (algorithm: string, inaRacks: string[] | null): Record<string, unknown> => ({ ...atpRow(), algorithm, atp: null, inaRacks });
+    expect(outcomeOfTestbedRun('rina', result([row('rina', ['p4it1', 'p4it2'])]), 2)).toMatchObject({ runs: 'rina (2 INA racks: p4it1, p4it2)', exact: true, timeMs: 663.6 });
+    expect(outcomeOfTestbedRun('rina', result([row('rina', ['p4it2'])]), 2).runs).toBe('rina (1 INA rack: p4it2)');
+    expect(outcomeOfTestbedRun('rina', result([row('rina', [])]), 2).runs).toBe('rina = ring of 2 (UDP, no INA rack)');
+    expect(outcomeOfTestbedRun('hierarchical', result([row('hierarchical', null)]), 2).runs).toBe('hierarchical (TCP, 2 workers)');
+    expect(outcomeOfTestbedRun('ring', result([row('ring', null)]), 2).runs).toBe('ring of 2 (TCP)');
+    expect(outcomeOfTestbedRun('rina', result([row('rina', 'p4it1' as unknown as string[])]), 2).failure).toMatch(/printed no results document/);
+  });
+
   test('not identical, or a bound violated, is a run that is not exact', () => {
     expect(outcomeOfTestbedRun('atp', result([atpRow({ identical: false })]), 2).exact).toBe(false);
     expect(outcomeOfTestbedRun('atp', result([atpRow({ boundViolations: 3 })]), 2).exact).toBe(false);

@@ -1,8 +1,8 @@
 // `p4ina rollout --net mininet` as root, through the built CLI: every run is a whole Mininet
 // testbed (mininet/testbed.py: namespaces, veths, p4ina switch processes on AF_PACKET), the
 // stage's ToRs INA-capable. Every cell exact (the workers' --check against the float64
-// reference, bit-identical on all workers), ATP's levels as the stages say, algorithms the
-// testbed lacks are failed cells saying so, Ctrl-C tears the running testbed down, and nothing
+// reference, bit-identical on all workers), ATP's levels and Rina's INA racks as the stages
+// say, Ctrl-C tears the running testbed down, and nothing
 // of ours is left: no p4i interface, no new namespace, no process the run started, no temp dir.
 // Without root the command must refuse before anything starts (ROLLOUT_NEEDS_ROOT).
 import { spawn, spawnSync } from 'node:child_process';
@@ -108,33 +108,33 @@ describe.runIf(!why)('p4ina rollout --net mininet (root)', () => {
     expect([...tempDirs].filter((d) => existsSync(d))).toEqual([]);
   });
 
-  test('ATP and ring at every stage of leafspine,racks=2,hosts=1: every cell exact, ATP PS-only at stage 0 and aggregating at both ToRs at stage 2', async () => {
-    const run = await runCli(['rollout', '--net', 'mininet', '--topo', TOPO, '--algorithms', 'atp,ring,rina', '--tensor', '64KiB', '--json', '--no-plot']);
+  test('Rina, ATP, hierarchical and ring at every stage of leafspine,racks=2,hosts=1: every cell exact, each run as the stage says', async () => {
+    const algorithms = ['rina', 'atp', 'hierarchical', 'ring'];
+    const run = await runCli(['rollout', '--net', 'mininet', '--topo', TOPO, '--algorithms', algorithms.join(','), '--tensor', '64KiB', '--json', '--no-plot']);
     started = run.children;
-    // rina's cells fail (the testbed does not run it), so the exit status is 1; every other cell is exact.
-    expect(run.code, run.stderr).toBe(1);
+    expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { net: string; tors: number; workers: number; cells: Cell[] };
     expect(report).toMatchObject({ net: 'mininet', tors: 2, workers: 2 });
-    const cells = report.cells.filter((c) => c.algorithm !== 'rina');
+    const cells = report.cells;
     expect(cells.map((c) => [c.stage, c.inaTors.length, c.algorithm, c.exactRuns, c.failures])).toEqual(
-      [0, 1, 2].flatMap((stage) => ['atp', 'ring'].map((algorithm) => [stage, stage, algorithm, 1, []])),
+      [0, 1, 2].flatMap((stage) => algorithms.map((algorithm) => [stage, stage, algorithm, 1, []])),
     );
     for (const c of cells) expect(c.timeMs).toBeGreaterThan(0);
-    const atp = cells.filter((c) => c.algorithm === 'atp');
+    const of = (algorithm: string): Cell[] => cells.filter((c) => c.algorithm === algorithm);
     // Stage names are the loopback fabric's (and Mininet's): the stage-1 ToR is one of p4it1, p4it2, and stays INA at stage 2.
-    expect(atp[1]!.inaTors).toHaveLength(1);
-    expect(['p4it1', 'p4it2']).toContain(atp[1]!.inaTors[0]);
-    expect(atp[2]!.inaTors.slice(0, 1)).toEqual(atp[1]!.inaTors);
-    expect(atp.map((c) => c.runs)).toEqual(['atp (PS only)', `atp (level 0: ${atp[1]!.inaTors[0]})`, 'atp (level 0: p4it1, p4it2)']);
-    expect(cells.filter((c) => c.algorithm === 'ring').map((c) => c.runs)).toEqual(['ring of 2 (TCP)', 'ring of 2 (TCP)', 'ring of 2 (TCP)']);
-    expect(report.cells.filter((c) => c.algorithm === 'rina').map((c) => [c.exactRuns, c.failures])).toEqual(
-      [0, 1, 2].map(() => [0, ['rina does not run in the Mininet testbed yet']]),
-    );
+    const first = of('atp')[1]!.inaTors;
+    expect(first).toHaveLength(1);
+    expect(['p4it1', 'p4it2']).toContain(first[0]);
+    expect(of('atp')[2]!.inaTors.slice(0, 1)).toEqual(first);
+    expect(of('atp').map((c) => c.runs)).toEqual(['atp (PS only)', `atp (level 0: ${first[0]})`, 'atp (level 0: p4it1, p4it2)']);
+    expect(of('rina').map((c) => c.runs)).toEqual(['rina = ring of 2 (UDP, no INA rack)', `rina (1 INA rack: ${first[0]})`, 'rina (2 INA racks: p4it1, p4it2)']);
+    expect(of('hierarchical').map((c) => c.runs)).toEqual(Array(3).fill('hierarchical (TCP, 2 workers)'));
+    expect(of('ring').map((c) => c.runs)).toEqual(Array(3).fill('ring of 2 (TCP)'));
     // The testbeds really ran: the script and its p4ina switches were children of the CLI.
     const commands = [...run.children.values()];
     expect(commands.some((c) => c.includes('mininet/testbed.py'))).toBe(true);
     expect(commands.some((c) => / switch --device-id /.test(c))).toBe(true);
-  }, 300_000);
+  }, 600_000);
 
   test('Ctrl-C while a testbed runs: exit 130, ROLLOUT_INTERRUPTED, the testbed tears its network down', async () => {
     // SIGINT to the CLI alone (not its process group), once a p4ina switch of the first testbed is up.

@@ -37,7 +37,7 @@ export class RackPass extends PassRun {
     }
     this.rounds = new OutgoingStream(this.ringLength * chunks, window, 0, this.deadlines, { clock: ctx.clock, rtt: ctx.roundRtt, maxRetries: ctx.maxRetries }, {
       transmit: (q, resend) => this.contribute(q, resend),
-      exhausted: (q) => this.fail(this.timeoutError(`the CONTRIBUTION of round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}`, this.torText)),
+      exhausted: (q) => this.fail(this.timeoutError(`the CONTRIBUTION of round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}`)),
     }, ctx.counters);
   }
 
@@ -121,7 +121,7 @@ export class RackPass extends PassRun {
       this.writeHeader(buf, { messageType: RinaMessageType.CONTRIBUTION, phase: RinaPhase.SCATTER_REDUCE, step: k, segment, chunk: c }, this.layout.elementsPerPacket);
       this.values.writeOwn(this.slotViews[slot]!, RINA_HEADER_LENGTH, segment, c);
     }
-    this.send(this.memberAddress(this.position), buf);
+    this.send(this.ctx.contributionTarget, buf);
   }
 
   protected check(): void {

@@ -13,7 +13,7 @@
 import { RINA_HEADER_LENGTH } from '../../wire/index.js';
 import type { RetransmissionPolicy } from '../switchml/rtt-estimator.js';
 import { REAL_CLOCK, REAL_TIMERS, type AgentClock, type AgentTimers } from '../time.js';
-import type { AddressedTransport } from '../transport/index.js';
+import type { AddressedTransport, SocketAddress } from '../transport/index.js';
 import { checkRing, roleOf, worldSizeOf, type RinaMember, type RinaPlace, type RinaRole } from './ring-config.js';
 
 export const RINA_DEFAULT_ELEMENTS = 64;
@@ -47,6 +47,12 @@ export interface RinaWorkerOptions {
   /** The ring, in order (ring-config.ts). */
   readonly ring: readonly RinaMember[];
   readonly place: RinaPlace;
+  /**
+   * An INA rack's agent: where it sends its own CONTRIBUTIONs, its ToR (which takes every CONTRIBUTION of the
+   * job whatever the destination). Default: the agent's own address, which only works where every datagram
+   * crosses the ToR (UDP wires); over the kernel's UDP a datagram to the host's own address never leaves it.
+   */
+  readonly torAddress?: SocketAddress;
   /** Slots per INA ToR for the job (its pool size), the same everywhere: it fixes the window. */
   readonly poolSize: number;
   /** Values per packet, as rina_tor.p4 was compiled (default 64). */
@@ -71,6 +77,8 @@ export interface ResolvedRinaOptions {
   readonly ring: readonly RinaMember[];
   readonly place: RinaPlace;
   readonly role: RinaRole;
+  /** Where this worker's CONTRIBUTIONs go: a rack member's agent, or an agent's ToR. */
+  readonly contributionTarget: SocketAddress;
   readonly poolSize: number;
   readonly elementsPerPacket: number;
   readonly firstEpoch: number;
@@ -116,6 +124,7 @@ export function resolveRinaOptions(options: RinaWorkerOptions): ResolvedRinaOpti
     ring,
     place: options.place,
     role,
+    contributionTarget: (role === 'agent' ? options.torAddress : undefined) ?? ring[options.place.position]!.workers[0]!,
     poolSize: integerIn(options.poolSize, 1, RINA_MAX_POOL, 'poolSize'),
     elementsPerPacket,
     firstEpoch: integerIn(options.firstEpoch ?? 1, 0, 255, 'firstEpoch'),

@@ -140,7 +140,7 @@ export class RinaWorker implements AllReduce<RinaStats> {
   private context(): RinaWorkerContext {
     const o = this.options;
     return {
-      jobId: o.jobId, members: o.ring, place: o.place, transport: o.transport, clock: o.clock, timers: o.timers,
+      jobId: o.jobId, members: o.ring, place: o.place, contributionTarget: o.contributionTarget, transport: o.transport, clock: o.clock, timers: o.timers,
       rtt: this.rtt, roundRtt: this.roundRtt, maxRetries: o.maxRetries, counters: new MutableRinaCounters(),
     };
   }

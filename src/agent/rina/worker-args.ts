@@ -7,7 +7,7 @@
  */
 import { ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, parseAtpWire, type AtpWire } from '../atp/wire-args.js';
 import { endpoint, integer, optionalInteger, parseValues, seed, text, type Values } from '../atp/cli-values.js';
-import { DEFAULT_MAX_PAYLOAD, socketAddress } from '../transport/index.js';
+import { DEFAULT_MAX_PAYLOAD, socketAddress, type SocketAddress } from '../transport/index.js';
 import { RINA_HEADER_LENGTH, RINA_PORTS } from '../../wire/index.js';
 import { bad, checkRing, roleOf, worldSizeOf, type RinaMember, type RinaPlace } from './ring-config.js';
 import { RinaError } from './rina-error.js';
@@ -16,6 +16,8 @@ import { RINA_DEFAULT_ELEMENTS, RINA_MAX_POOL } from './rina-options.js';
 export interface RinaWorkerMainOptions {
   readonly ring: readonly RinaMember[];
   readonly place: RinaPlace;
+  /** An INA rack's agent: its ToR's address, where its own CONTRIBUTIONs go. */
+  readonly torAddress: SocketAddress | undefined;
   readonly rank: number;
   /** A UDP wire to a switch port; undefined: the kernel's UDP, bound to this worker's ring address. */
   readonly wire: AtpWire | undefined;
@@ -45,6 +47,9 @@ export const RINA_WORKER_USAGE = `usage: rina-worker --member M [--member M]... 
   --position P          this worker's member, 0..members-1
   --worker-id W         this worker in its rack (default 0: the agent, or an autonomous worker)
   --rank R              this worker's rank in the job (its seeded tensor)
+  --tor ADDR:PORT       an INA rack's agent: its ToR's address, where it sends its own contributions
+                        (needed over the kernel's UDP, where a datagram to the host's own address stays in
+                        the host; the port is the agent's own, in the Rina block)
 ${ATP_WIRE_USAGE}
   --job J               job id (0..65535), as the ToRs have it
   --pool P              the job's slots at every INA ToR (1..${RINA_MAX_POOL}): it fixes the window
@@ -66,6 +71,7 @@ const OPTIONS = {
   position: { type: 'string' },
   'worker-id': { type: 'string' },
   rank: { type: 'string' },
+  tor: { type: 'string' },
   job: { type: 'string' },
   pool: { type: 'string' },
   elements: { type: 'string' },
@@ -98,13 +104,17 @@ function parse(values: Values): RinaWorkerMainOptions | undefined {
   const members = (Array.isArray(raw) ? raw : []).map(member);
   const ring = checkRing(members);
   const place = { position: integer(values, 'position', 0, ring.length - 1), workerId: integer(values, 'worker-id', 0, 31, 0) };
-  roleOf(ring, place);
+  const role = roleOf(ring, place);
+  const torText = text(values, 'tor');
+  if (torText !== undefined && role !== 'agent') throw bad('--tor is for an INA rack\'s agent (worker id 0 of a rack member)');
+  const tor = torText === undefined ? undefined : endpoint(torText, 'tor');
   const own = ring[place.position]!.workers[place.workerId]!;
   const timing = text(values, 'timing') ?? 'loopback';
   if (timing !== 'loopback' && timing !== 'mininet') throw bad(`--timing must be loopback or mininet, got "${timing}"`);
   return {
     ring,
     place,
+    torAddress: tor === undefined ? undefined : socketAddress(tor.address, tor.port, '--tor'),
     rank: integer(values, 'rank', 0, worldSizeOf(ring) - 1),
     wire: parseAtpWire(values, { address: own.address, port: own.port, option: `member ${place.position + 1}'s address` }),
     jobId: integer(values, 'job', 0, 0xffff),

@@ -54,7 +54,7 @@ export async function runRinaWorker(options: RinaWorkerMainOptions, signal?: Abo
   let worker: RinaWorker | undefined;
   try {
     worker = new RinaWorker({
-      transport, jobId: options.jobId, rank: options.rank, ring: options.ring, place: options.place, poolSize: options.poolSize,
+      transport, jobId: options.jobId, rank: options.rank, ring: options.ring, place: options.place, torAddress: options.torAddress, poolSize: options.poolSize,
       elementsPerPacket: options.elementsPerPacket, firstEpoch: options.firstEpoch, timeoutMs: options.timeoutMs ?? timing.timeoutMs,
       backoff: timing.backoff, maxRetries: options.maxRetries ?? timing.maxRetries, closeTransport: true,
     });

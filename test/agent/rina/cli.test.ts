@@ -44,6 +44,9 @@ describe('arguments', () => {
     [['--member', 'rack:127.0.0.1:1,127.0.0.1:2', '--position', '0', '--worker-id', '2'], /RINA_BAD_CONFIG: worker id 2 is not in member 0 \(2 workers\)/],
     [['--member', 'worker:127.0.0.1:1', '--position', '0', '--rank', '0', '--job', '1', '--pool', '0'], /RINA_BAD_CONFIG: --pool must be an integer in 1..32768/],
     [['--member', 'worker:127.0.0.1:1', '--position', '0', '--rank', '0', '--job', '1', '--pool', '4', '--transport', 'wire'], /RINA_BAD_CONFIG: --peer is required/],
+    [['--member', 'rack:127.0.0.1:1,127.0.0.1:2', '--position', '0', '--worker-id', '1', '--tor', '127.0.0.9:1'], /RINA_BAD_CONFIG: --tor is for an INA rack's agent/],
+    [['--member', 'worker:127.0.0.1:1', '--position', '0', '--tor', '127.0.0.9:1'], /RINA_BAD_CONFIG: --tor is for an INA rack's agent/],
+    [['--member', 'rack:127.0.0.1:1', '--position', '0', '--tor', 'tor:1'], /RINA_BAD_CONFIG: --tor must be ADDRESS:PORT/],
     [['--nope'], /RINA_BAD_CONFIG: Unknown option '--nope'/],
   ])('%j is refused', (argv, message) => {
     expect(codeOf(argv)).toMatch(message);
