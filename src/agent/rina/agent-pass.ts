@@ -59,7 +59,7 @@ export class AgentPass extends RackPass {
     }
     this.forwards = new OutgoingStream(forwardCount, window, this.rounds.count, this.deadlines, ctx, {
       transmit: (f, resend) => this.forward(f, resend),
-      exhausted: (f) => this.fail(this.timeoutError(`all-gather step ${this.layout.rowAt(R - 2, f) + 1} chunk ${this.layout.chunkAt(R - 2, f)} to member ${mod(this.position + 1, R)}`)),
+      exhausted: (f) => this.fail(this.timeoutError(`all-gather step ${this.layout.rowAt(R - 2, f) + 1} chunk ${this.layout.chunkAt(R - 2, f)} to member ${mod(this.position + 1, R)}`, this.memberText(this.position + 1))),
     }, ctx.counters);
     const workers = ctx.members[this.position]!.workers.length;
     this.rackMask = (2 ** workers - 2) >>> 0;
@@ -108,7 +108,11 @@ export class AgentPass extends RackPass {
     if (p.messageType === RinaMessageType.ACK && p.senderRank === this.position && p.phase === RinaPhase.ALL_GATHER) return this.fromRack(p, c);
     if (p.messageType === RinaMessageType.RING_DATA && p.senderRank === pred && p.phase === RinaPhase.SCATTER_REDUCE
         && p.step <= R - 2 && p.segment === this.layout.scatterSegment(pred, p.step)) {
-      // The ToR passed on data of a round already complete: it was consumed.
+      // The ToR passes on only data of a round that is complete (consumed); it sent this agent the round's result
+      // first. Data of a round whose result is not here went round a ToR without the job (restarted, or being
+      // reinstalled), or the result was lost: the ACK waits for the result (roundCompleted sends it), since ACKing
+      // now could tell the predecessor that its data was added when it was not.
+      if (this.completed[this.layout.order(R, p.step + 1, c)] !== 1) return false;
       this.ctx.counters.duplicates++;
       this.ack(this.memberAddress(pred), p);
       return true;
@@ -124,7 +128,7 @@ export class AgentPass extends RackPass {
     const { counters, maxRetries, clock, rtt } = this.ctx;
     counters.timeouts++;
     if (this.attempts[item]! >= maxRetries) {
-      return this.fail(this.timeoutError(`all-gather step ${this.layout.rowAt(this.ringLength - 1, item)} chunk ${this.layout.chunkAt(this.ringLength - 1, item)} to the rack's workers`));
+      return this.fail(this.timeoutError(`all-gather step ${this.layout.rowAt(this.ringLength - 1, item)} chunk ${this.layout.chunkAt(this.ringLength - 1, item)} to the rack's workers`, `a worker of this rack (its ToR multicasts to them)`));
     }
     this.attempts[item]!++;
     this.resendToRack(item);
@@ -181,7 +185,7 @@ export class AgentPass extends RackPass {
     counters.timeouts++;
     rtt.timedOut(clock.now());
     if (this.emissionAttempts[q]! >= maxRetries) {
-      return this.fail(this.timeoutError(`round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}'s RING_DATA to member ${mod(this.position + 1, this.ringLength)}`));
+      return this.fail(this.timeoutError(`round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}'s RING_DATA to member ${mod(this.position + 1, this.ringLength)}`, this.memberText(this.position + 1)));
     }
     this.emissionAttempts[q]!++;
     counters.retransmissions++;

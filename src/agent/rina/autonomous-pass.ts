@@ -32,7 +32,7 @@ export class AutonomousPass extends PassRun {
     this.received = [new Uint8Array(items), new Uint8Array(items)];
     const stream = (phase: 0 | 1): OutgoingStream => new OutgoingStream(items, this.layout.window, phase * items, this.deadlines, ctx, {
       transmit: (i) => this.send(this.memberAddress(this.position + 1), this.buffers[phase].get(i)!),
-      exhausted: (i) => this.fail(this.timeoutError(`RING_DATA ${this.describe(phase, i)} to member ${mod(this.position + 1, this.ringLength)}`)),
+      exhausted: (i) => this.fail(this.timeoutError(`RING_DATA ${this.describe(phase, i)} to member ${mod(this.position + 1, this.ringLength)}`, this.memberText(this.position + 1))),
     }, ctx.counters);
     this.out = [stream(0), stream(1)];
   }

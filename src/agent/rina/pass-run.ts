@@ -11,7 +11,7 @@ import {
 } from '../../wire/index.js';
 import type { RttEstimator } from '../switchml/rtt-estimator.js';
 import type { AgentClock, AgentTimers } from '../time.js';
-import type { AddressedTransport, SocketAddress } from '../transport/index.js';
+import { formatSocketAddress, type AddressedTransport, type SocketAddress } from '../transport/index.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import { mod, type PassLayout } from './pass-layout.js';
 import type { PassValues } from './pass-values.js';
@@ -141,7 +141,7 @@ export abstract class PassRun {
       if (this.finished) return;
       const quiet = this.ctx.clock.now() - this.lastHeard;
       if (quiet >= limit) {
-        return this.fail(new RinaError(RINA_ERROR_CODES.timeout, `nothing of this pass arrived for ${Math.round(quiet)} ms; check that member ${mod(this.position - 1, this.ringLength)} (the predecessor) and every member of job ${this.ctx.jobId} are running`));
+        return this.fail(new RinaError(RINA_ERROR_CODES.timeout, `nothing of this pass arrived for ${Math.round(quiet)} ms; check that ${this.memberText(this.position - 1)} (the predecessor) and every member of job ${this.ctx.jobId} are running, and that the INA ToRs are up and programmed for the job`));
       }
       this.cancelWatch = this.ctx.timers.schedule(limit - quiet, check);
     };
@@ -208,7 +208,23 @@ export abstract class PassRun {
     return false;
   }
 
-  protected timeoutError(what: string): RinaError {
-    return new RinaError(RINA_ERROR_CODES.timeout, `${what} went unanswered after ${this.ctx.maxRetries} retransmissions; check that every member of job ${this.ctx.jobId} is running and that the INA ToRs are programmed for it`);
+  /** `what` went unanswered by `silent` (who should have answered it). */
+  protected timeoutError(what: string, silent: string): RinaError {
+    return new RinaError(
+      RINA_ERROR_CODES.timeout,
+      `${what} went unanswered after ${this.ctx.maxRetries} retransmissions: ${silent} stopped answering; check that every member of job ${this.ctx.jobId} is running and that the INA ToRs are up and programmed for it (a restarted ToR comes back empty until the controller reconciles it)`,
+    );
+  }
+
+  /** "member 2 (INA rack, agent at 10.0.2.1:48913)", for messages. */
+  protected memberText(position: number): string {
+    const p = mod(position, this.ringLength);
+    const m = this.ctx.members[p]!;
+    return `member ${p} (${m.kind === 'rack' ? 'INA rack, agent' : 'worker'} at ${formatSocketAddress(m.workers[0]!)})`;
+  }
+
+  /** This rack's ToR, which answers its workers' CONTRIBUTIONs, for messages. */
+  protected get torText(): string {
+    return `the ToR of ${this.memberText(this.position)}, which answers a CONTRIBUTION with its round's result once the rack and the predecessor have sent theirs,`;
   }
 }

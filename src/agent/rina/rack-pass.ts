@@ -37,7 +37,7 @@ export class RackPass extends PassRun {
     }
     this.rounds = new OutgoingStream(this.ringLength * chunks, window, 0, this.deadlines, { clock: ctx.clock, rtt: ctx.roundRtt, maxRetries: ctx.maxRetries }, {
       transmit: (q, resend) => this.contribute(q, resend),
-      exhausted: (q) => this.fail(this.timeoutError(`the CONTRIBUTION of round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}`)),
+      exhausted: (q) => this.fail(this.timeoutError(`the CONTRIBUTION of round ${this.layout.rowAt(this.ringLength, q)} chunk ${this.layout.chunkAt(this.ringLength, q)}`, this.torText)),
     }, ctx.counters);
   }
 
