@@ -8,21 +8,15 @@
  * (NOT_FOUND) are not an error.
  */
 import type { Logger } from '../../log/logger.js';
-import { del, insert, isNotFoundOnly, modify, type MulticastGroupEntry, type RegisterEntry, type TableEntry, type Update } from '../../p4runtime/index.js';
+import { del, insert, isNotFoundOnly, modify, type RegisterEntry, type Update } from '../../p4runtime/index.js';
 import type { CapacityAllocator } from '../capacity.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
+import type { JobSwitchEntries } from './switchml-entries.js';
 import type { SwitchSession } from './switch-session.js';
 import { WriteJournal, writeFailed } from './write-journal.js';
 
-/** A SwitchML or Rina job's entities at one switch. */
-export interface JobEntities {
-  readonly switch: string;
-  readonly jobId: number;
-  readonly group: MulticastGroupEntry;
-  readonly rewrites: readonly TableEntry[];
-  readonly workers: readonly TableEntry[];
-  readonly job: TableEntry;
-}
+/** A SwitchML job's entities at one switch; a Rina job's have the same and its ring position. */
+type JobEntities = JobSwitchEntries;
 
 export interface EntityWriteContext {
   readonly sessions: ReadonlyMap<string, SwitchSession>;
