@@ -17,8 +17,9 @@ import { testbedBench } from './testbed.js';
 import { mininetFourAlgorithms } from './mininet-four-algorithms.js';
 import { fourAlgorithms } from './four-algorithms.js';
 import { atpMultiJob } from './atp-multi-job.js';
+import { rolloutMininet } from './rollout-mininet.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, testbedBench, mininetFourAlgorithms];
+const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, testbedBench, mininetFourAlgorithms, rolloutMininet];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
