@@ -1,13 +1,18 @@
 /**
  * The process-wide pino logger. Level from LOG_LEVEL (default info); modules
  * take a child with their own `module` field so logs can be filtered by part.
+ * It writes to stderr: stdout carries what commands print for people and
+ * machines (tables, --json reports), which a log line must never interleave.
  */
 import { pino, type Logger } from 'pino';
 
-const root: Logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
-  base: { pid: process.pid },
-});
+const root: Logger = pino(
+  {
+    level: process.env.LOG_LEVEL ?? 'info',
+    base: { pid: process.pid },
+  },
+  pino.destination({ fd: 2, sync: true }),
+);
 
 export type { Logger };
 
