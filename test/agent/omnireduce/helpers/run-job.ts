@@ -1,0 +1,71 @@
+/**
+ * Runs an OmniReduce job (workers and host aggregator shards) on the
+ * in-memory network in virtual time: the event loop turns until no packet is
+ * in flight, and only then does the clock move to the next deadline, so every
+ * timeout is a real stall and a run is bounded by clock steps.
+ */
+import { OmniReduceAggregator } from '../../../../src/agent/omnireduce/omnireduce-aggregator.js';
+import type { AggregatorShard, OmniReduceWorkerOptions } from '../../../../src/agent/omnireduce/omnireduce-options.js';
+import { OmniReduceWorker } from '../../../../src/agent/omnireduce/omnireduce-worker.js';
+import { VirtualTime } from '../../atp/helpers/virtual-time.js';
+import { SourcedNetwork, type Impairment, type TestHost } from './sourced-network.js';
+
+/** Fast but bounded retransmissions for virtual time. */
+export const VIRTUAL_TIMING = { timeoutMs: 10, backoff: { factor: 2, minTimeoutMs: 10, maxTimeoutMs: 80 }, maxRetries: 30 } as const;
+
+export interface JobSpec {
+  readonly workers: number;
+  readonly blockSize: number;
+  /** Slots per shard, one entry per shard. */
+  readonly shards: readonly number[];
+  readonly impair?: Impairment;
+  readonly seed?: number | string;
+  readonly worker?: Partial<OmniReduceWorkerOptions>;
+}
+
+export interface Job {
+  readonly net: SourcedNetwork;
+  readonly time: VirtualTime;
+  readonly workerHosts: TestHost[];
+  readonly workers: OmniReduceWorker[];
+  readonly aggregators: OmniReduceAggregator[];
+}
+
+export function makeJob(spec: JobSpec): Job {
+  const net = new SourcedNetwork(spec.impair, spec.seed);
+  const time = new VirtualTime();
+  const workerHosts = Array.from({ length: spec.workers }, () => net.host());
+  const addresses = workerHosts.map((h) => h.address);
+  let firstSlot = 0;
+  const shards: AggregatorShard[] = [];
+  const aggregators = spec.shards.map((slotCount) => {
+    const host = net.host();
+    shards.push({ address: host.address, firstSlot, slotCount });
+    const aggregator = new OmniReduceAggregator({ transport: host, workers: addresses, firstSlot, slotCount, blockSize: spec.blockSize });
+    firstSlot += slotCount;
+    return aggregator;
+  });
+  const workers = workerHosts.map((transport, rank) => new OmniReduceWorker({
+    transport, rank, worldSize: spec.workers, aggregators: shards, blockSize: spec.blockSize, clock: time, timers: time, ...VIRTUAL_TIMING, ...spec.worker,
+  }));
+  return { net, time, workerHosts, workers, aggregators };
+}
+
+export async function runVirtual<T>(net: SourcedNetwork, time: VirtualTime, work: Promise<T>, maxSteps = 100_000): Promise<{ value: T; steps: number }> {
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+  work.then(
+    (value) => (outcome = { ok: true, value }),
+    (error: unknown) => (outcome = { ok: false, error }),
+  );
+  let steps = 0;
+  for (; steps < maxSteps && outcome === undefined; steps++) {
+    if (!(await net.settle())) throw new Error('the network never went quiet');
+    if (outcome !== undefined) break;
+    if (time.advance()) continue;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (outcome === undefined) throw new Error('stalled: nothing in flight and no timer pending');
+  }
+  if (outcome === undefined) throw new Error(`not done after ${maxSteps} clock steps`);
+  if (!outcome.ok) throw outcome.error;
+  return { value: outcome.value, steps };
+}
