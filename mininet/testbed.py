@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or '.') != HERE]
 sys.path.append(HERE)
 
-from p4ina_mininet.runner import main  # noqa: E402
+from p4ina_mininet.main import main  # noqa: E402
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv[1:], os.path.dirname(HERE)))

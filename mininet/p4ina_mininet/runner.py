@@ -4,7 +4,7 @@ controller from the root namespace (`p4ina controller apply`) → ordinary
 traffic (optional) → SwitchML or ATP (all ATP jobs at once, each with its
 parameter server), then the parameter-server baseline (its server on a host
 of its own) and the ring baseline, one agent per host and job →
-the results document → `p4ina testbed format` prints the demo's table.
+the results document (main.py hands it to `p4ina testbed format`).
 
 Whatever happens — success, a failure, Ctrl-C or SIGTERM — `finally` takes
 down exactly what this run made: the switch processes it started (by PID),
@@ -14,13 +14,10 @@ behind, and its temp dir. Never `mn -c`, never a kill by name.
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import traceback
 
-from . import lifeline
 from .agents import hierarchical_argv, rina_job_spec, rina_placed, ring_argv, run_workers, switchml_argv
 from .atp_jobs import atp_commands, atp_job_specs
 from .atp_runs import run_atp_jobs
@@ -29,9 +26,6 @@ from .ps_run import run_ps
 from .switches import Bmv2Switch, P4inaSwitch, SwitchStartError, free_tcp_port
 from .selection import choose_hosts, make_plan
 from .topologies import TopologyError, mininet_topo, port_rates, topology_json
-
-EXIT_INTERRUPTED = 130
-
 
 class Interrupted(BaseException):
     """SIGINT or SIGTERM: stop and tear down."""
@@ -279,64 +273,3 @@ class Testbed:
         present = {line.split(':')[1].strip().split('@')[0] for line in listing.splitlines() if ':' in line}
         for name in sorted(ours & present):
             subprocess.run(['ip', 'link', 'del', name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def format_results(node, cli, repo, doc, as_json):
-    """`p4ina testbed format`: the demo's table (or JSON) on our stdout; its exit code."""
-    argv = [node, cli, 'testbed', 'format'] + (['--json'] if as_json else [])
-    done = subprocess.run(argv, cwd=repo, input=json.dumps(doc).encode('utf8'))
-    return done.returncode
-
-
-def main(argv, repo):
-    from mininet.log import setLogLevel
-
-    from .options import parse
-
-    options = parse(argv)
-    if os.geteuid() != 0:
-        sys.stderr.write('p4ina testbed: Mininet needs root: run it with sudo\n')
-        return 2
-    node = os.environ.get('P4INA_NODE') or shutil.which('node') or 'node'
-    cli = os.environ.get('P4INA_CLI') or os.path.join(repo, 'dist', 'src', 'cli', 'main.js')
-    if not os.path.exists(cli):
-        sys.stderr.write('p4ina testbed: %s is missing; build first (npm run build)\n' % cli)
-        return 2
-    # Mininet's CLI answers at its 'output' level: needed with --keep, noise otherwise.
-    setLogLevel('info' if options.verbose else 'output' if options.keep else 'warning')
-    testbed = Testbed(options, node, cli, repo)
-    interrupted = []
-
-    def on_signal(signum, _frame):
-        # Once: a second Ctrl-C must not cut the teardown short.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        interrupted.append(signum)
-        raise Interrupted()
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    # Started by `p4ina testbed`: if Node dies (even kill -9), tear down as on SIGTERM.
-    lifeline.watch(lambda: os.kill(os.getpid(), signal.SIGTERM))
-    code = 1
-    try:
-        doc = testbed.run()
-        code = format_results(node, cli, repo, doc, options.json)
-        if options.keep:
-            testbed.keep()
-    except Interrupted:
-        sys.stderr.write('p4ina testbed: interrupted; tearing down\n')
-        code = EXIT_INTERRUPTED
-    except TestbedFailure as err:
-        sys.stderr.write('p4ina testbed: %s\n' % err)
-        code = 1
-    except Exception as err:  # noqa: BLE001 - a bug or an environment problem: say it, then tear down
-        if options.verbose:
-            traceback.print_exc()
-        sys.stderr.write('p4ina testbed: unexpected %s: %s (--verbose shows where)\n' % (type(err).__name__, err))
-        code = 1
-    finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        testbed.teardown()
-    return code
