@@ -37,6 +37,10 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
   private readonly sets: Uint8Array;
   private slots: WorkerSlot[] = [];
   private state: 'idle' | 'busy' | 'unusable' = 'idle';
+  /** Rejects the running call (close() while it runs). */
+  /** Datagrams received during the running call. */
+  private received = 0;
+  private rejectCall: ((error: OmniReduceError) => void) | undefined;
 
   constructor(private readonly options: OmniReduceWorkerOptions) {
     this.owners = resolveSlots(options);
@@ -82,9 +86,11 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
         this.finishCall('idle');
         resolve({
           result,
-          stats: { bytes: 4 * data.length, elapsedMs: options.clock.now() - started, messagesSent: stats.messagesSent, messagesReceived: stats.rounds, retransmissions: stats.retransmissions, bytesSent: stats.bytesSent, blocks: layout.blockCount, blocksSent: stats.blocksSent, rounds: stats.rounds },
+          stats: { bytes: 4 * data.length, elapsedMs: options.clock.now() - started, messagesSent: stats.messagesSent, messagesReceived: this.received, retransmissions: stats.retransmissions, bytesSent: stats.bytesSent, blocks: layout.blockCount, blocksSent: stats.blocksSent, rounds: stats.rounds },
         });
       };
+      this.rejectCall = reject;
+      this.received = 0;
       const ctx: SlotContext = { transport: options.transport, clock: options.clock, timers: options.timers, rtt: this.rtt, maxRetries: options.maxRetries, scales: this.scales, blocks, result, rank: this.rank, stats, settled };
       this.slots = Array.from({ length: layout.activeSlots }, (_, s) => new WorkerSlot(s, this.sets[s] as ShadowSet, this.owners[s]!, ctx));
       this.state = 'busy';
@@ -95,11 +101,14 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
 
   /** Stops every timer and detaches; the transport is the caller's to close. Idempotent. */
   close(): Promise<void> {
+    const reject = this.state === 'busy' ? this.rejectCall : undefined;
     this.finishCall('unusable');
+    reject?.(new OmniReduceError(OMNIREDUCE_ERROR_CODES.unusable, `OmniReduce worker ${this.rank} was closed during the call`));
     return Promise.resolve();
   }
 
   private receive(buf: Buffer, offset: number, length: number): void {
+    this.received++;
     const msg = decodeOmniReduce(buf, offset, offset + length);
     if (!msg.ok) return;
     this.slots[msg.slot]?.onReply(msg);
@@ -108,6 +117,7 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
   private finishCall(next: 'idle' | 'unusable'): void {
     for (const slot of this.slots) slot.stop();
     this.slots = [];
+    this.rejectCall = undefined;
     this.options.transport.onDatagram(undefined);
     if (this.state !== 'unusable') this.state = next;
   }
