@@ -36,10 +36,6 @@ export class BlockLayout {
     return tsi / this.blockSize;
   }
 
-  slotOf(block: number): number {
-    return block % this.slotCount;
-  }
-
   /** True when `tsi` names a block of `slot`'s stream. */
   inStream(slot: number, tsi: number): boolean {
     if (tsi % this.blockSize !== 0) return false;
@@ -97,12 +93,5 @@ export class WorkerBlocks {
   /** The exponent of the block at `tsi`, or the lowest one when there is none. */
   exponentAt(tsi: number): number {
     return tsi === NEXT_TSI_NONE ? -127 : this.exponents[this.layout.blockOf(tsi)]!;
-  }
-
-  /** Blocks this worker sends. */
-  get sentBlocks(): number {
-    let n = 0;
-    for (const s of this.sent) n += s;
-    return n;
   }
 }

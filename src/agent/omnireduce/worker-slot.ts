@@ -12,10 +12,9 @@ import type { ShadowSet } from '../../wire/pool-index.js';
 import { dequantiseInto, MAX_CHUNK_EXPONENT, MIN_CHUNK_EXPONENT, quantiseInto, type ScaleTable } from '../switchml/quantisation.js';
 import type { RttEstimator } from '../switchml/rtt-estimator.js';
 import type { AgentClock, AgentTimers, CancelTimer } from '../time.js';
-import type { SocketAddress } from '../transport/index.js';
+import { formatSocketAddress, type SocketAddress } from '../transport/index.js';
 import type { WorkerBlocks } from './block-layout.js';
 import { OMNIREDUCE_ERROR_CODES, OmniReduceError } from './omnireduce-error.js';
-import { formatSocketAddress } from '../transport/index.js';
 import type { WorkerTransport } from './sourced-transport.js';
 
 /** What every slot of one call shares. */
@@ -103,10 +102,9 @@ export class WorkerSlot {
       const own = this.ctx.blocks.exponentAt(next);
       if (msg.exponent < own) return this.fail(`sent exponent ${msg.exponent} for block tsi ${next}, below this worker's own ${own}`);
       this.myNext = this.ctx.blocks.nextAfter(next);
-      const valuesAt = OMNIREDUCE_HEADER_LENGTH;
       this.length = this.writeHeader(next, this.myNext, layout.blockSize);
       const view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.length);
-      quantiseInto(this.ctx.blocks.data, next, layout.blockSize, this.ctx.scales.factor(msg.exponent), view, valuesAt);
+      quantiseInto(this.ctx.blocks.data, next, layout.blockSize, this.ctx.scales.factor(msg.exponent), view, OMNIREDUCE_HEADER_LENGTH);
       this.ctx.stats.blocksSent++;
     } else {
       this.length = this.writeHeader(next, this.myNext, 0);
