@@ -26,7 +26,8 @@ export type SlotOutcome =
   | { readonly kind: 'duplicate' }
   | { readonly kind: 'complete'; readonly reply: Buffer; readonly finished: boolean }
   | { readonly kind: 'resend'; readonly reply: Buffer }
-  | { readonly kind: 'stale' };
+  | { readonly kind: 'stale' }
+  | { readonly kind: 'invalid'; readonly reason: string };
 
 interface StoredReply {
   readonly tsi: number;
@@ -91,6 +92,10 @@ export class AggregatorSlot {
 
   private take(worker: number, msg: OmniReducePacket, kind: MessageKind): SlotOutcome {
     if (this.seen[worker] === 1) return { kind: 'duplicate' };
+    // After priming, a worker sends values exactly when the round's block is the next one it named.
+    if (!this.priming && (kind === 'data') !== (this.next[worker] === this.tsi)) {
+      return { kind: 'invalid', reason: `worker ${worker} named block tsi ${this.next[worker]} as its next one but sent ${kind === 'data' ? 'values' : 'no values'} for block tsi ${this.tsi}` };
+    }
     if (kind === 'data') {
       for (let k = 0; k < this.blockSize; k++) this.sums[k] = (this.sums[k]! + msg.values.get(k)) | 0;
     }

@@ -105,6 +105,8 @@ export class OmniReduceAggregator {
       case 'stale':
         this.counters.stale++;
         return;
+      case 'invalid':
+        return this.reject(from, outcome.reason);
       case 'resend':
         this.counters.resent++;
         this.send(from, outcome.reply);

@@ -64,6 +64,11 @@ describe('OmniReduce host aggregator', () => {
     expect(aggregator.counters.duplicates).toBe(2);
     expect(aggregator.counters.resent).toBe(1);
     expect(aggregator.waiting()).toEqual([{ slot: 4, tsi: 32, ranks: [0, 1] }]);
+    // Worker 1 named block 32 as its next one: a message without its values is refused, and so are values from worker 0, which named none.
+    send(workers[1]!, { tsi: 32, set: 1, nextTsi: NEXT_TSI_NONE, exponent: -127, values: [] });
+    send(workers[0]!, { tsi: 32, set: 1, nextTsi: NEXT_TSI_NONE, exponent: -127, values: [1, 1] });
+    expect(aggregator.counters.invalid).toBe(2);
+    expect(aggregator.waiting()).toEqual([{ slot: 4, tsi: 32, ranks: [0, 1] }]);
   });
 
   it('drops strangers, malformed messages and slots it does not own', () => {
