@@ -13,6 +13,17 @@ import { descendants } from '../demo/helpers.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = path.join(root, 'dist/src/cli/main.js');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'p4ina-rollout-'));
+
+/** `p4ina rollout ARGS` to its end: exit code, stdout, stderr. */
+async function rollout(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [cli, 'rollout', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, out, err };
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Cell {
@@ -66,14 +77,7 @@ describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
   }, 240_000);
 
   test('with --loss the ATP run loses frames on the host links and is still exact', async () => {
-    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'leafspine,racks=2,hosts=1,spines=1', '--algorithms', 'atp', '--stages', '1', '--tensor', '16KiB', '--loss', '0.05', '--json', '--no-plot'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, out, err } = await rollout(['--topo', 'leafspine,racks=2,hosts=1,spines=1', '--algorithms', 'atp', '--stages', '1', '--tensor', '16KiB', '--loss', '0.05', '--json', '--no-plot']);
     expect(code, err).toBe(0);
     const [cell] = (JSON.parse(out) as { cells: (Cell & { framesLost: number; retransmissions: number })[] }).cells;
     expect(cell).toMatchObject({ stage: 1, algorithm: 'atp', exactRuns: 1, failures: [] });
@@ -83,12 +87,7 @@ describe.runIf(existsSync(cli))('p4ina rollout on loopback', () => {
   }, 240_000);
 
   test('SwitchML on a single switch: the ring fallback at stage 0, the switch aggregating at stage 1, both exact', async () => {
-    const child = spawn(process.execPath, [cli, 'rollout', '--topo', 'single,hosts=2', '--algorithms', 'switchml', '--tensor', '16KiB', '--json', '--no-plot'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, out, err } = await rollout(['--topo', 'single,hosts=2', '--algorithms', 'switchml', '--tensor', '16KiB', '--json', '--no-plot']);
     expect(code, err).toBe(0);
     const cells = (JSON.parse(out) as { cells: Cell[] }).cells;
     expect(cells.map((c) => [c.stage, c.exactRuns, c.failures])).toEqual([

@@ -123,6 +123,8 @@ export interface DialAndGreetOptions {
   readonly signal: AbortSignal | undefined;
   /** Every connection made is added here, so the caller can close them if set-up fails elsewhere. */
   readonly opened?: FramedConnection[];
+  /** Default WALL_TIME. */
+  readonly time?: HandshakeTime;
 }
 
 /**
@@ -132,6 +134,7 @@ export interface DialAndGreetOptions {
  */
 export async function dialAndGreet(options: DialAndGreetOptions): Promise<FramedConnection> {
   const { peerName, deadline, signal } = options;
+  const time = options.time ?? WALL_TIME;
   // Bounded: each turn dials (which gives up at the deadline), returns, throws, or pauses.
   while (true) {
     const socket = await dialUntil(options.endpoint, deadline, signal, peerName);
@@ -139,14 +142,14 @@ export async function dialAndGreet(options: DialAndGreetOptions): Promise<Framed
     options.opened?.push(connection);
     try {
       await connection.send(options.hello);
-      const hello = await receiveHello(connection, deadline, signal);
+      const hello = await receiveHello(connection, deadline, signal, time);
       checkHello(hello, options.expected, peerName);
       return connection;
     } catch (err) {
       const error = asBaselineError(err, BASELINE_ERROR_CODES.malformedFrame, `handshake with ${peerName}`);
       connection.fail(error, true);
       if (error.code !== BASELINE_ERROR_CODES.peerClosed) throw error;
-      if (Date.now() + RETRY_PAUSE_MS >= deadline) {
+      if (time.clock.now() + RETRY_PAUSE_MS >= deadline) {
         throw new BaselineError(BASELINE_ERROR_CODES.connectTimeout, `${peerName} kept closing the connection without a handshake until the deadline; is it running this job?`, { cause: error });
       }
     }

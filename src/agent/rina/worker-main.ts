@@ -17,6 +17,7 @@ import { seededTensor } from '../baseline/seeded-tensor.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
 import { openAtpWire } from '../atp/wire-args.js';
 import { KernelUdpAddressedTransport, snapshotTransportCounters, type TransportCounters } from '../transport/index.js';
+import { REAL_CLOCK } from '../time.js';
 import { callLayouts } from './rina-call.js';
 import { checkRinaResult, type RinaCheck } from './rina-check.js';
 import { RINA_LOOPBACK_TIMING, RINA_MININET_TIMING } from './rina-options.js';
@@ -61,13 +62,13 @@ export async function runRinaWorker(options: RinaWorkerMainOptions, signal?: Abo
     const tensor = seededTensor(options.length, options.seed, options.rank);
     const iterations: RinaStats[] = [];
     let result: Float32Array = new Float32Array(0);
-    const started = performance.now();
+    const started = REAL_CLOCK.now();
     for (let i = 0; i < options.iterations; i++) {
       const outcome = await worker.allreduce(tensor, { signal });
       iterations.push(outcome.stats);
       result = outcome.result;
     }
-    const elapsedMs = performance.now() - started;
+    const elapsedMs = REAL_CLOCK.now() - started;
     await worker.drain(options.drainMs ?? 2 * timing.backoff.maxTimeoutMs);
     const report: RinaWorkerReport = {
       algorithm: 'rina', rank: options.rank, worldSize: worker.worldSize, jobId: options.jobId, role: worker.options.role,

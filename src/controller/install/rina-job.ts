@@ -18,32 +18,25 @@
  * already gone (NOT_FOUND) are not an error. The slots were recorded as used
  * at setup, so the next job on them gets them cleared.
  */
-import type { Logger } from '../../log/logger.js';
-import type { CapacityAllocator, JobAllocation } from '../capacity.js';
+import type { JobAllocation } from '../capacity.js';
 import type { SwitchAllocation } from '../capacity-snapshot.js';
 import { jobDemand } from '../job-demand.js';
 import type { JobSpec } from '../job.js';
 import type { RolloutPlan } from '../rollout-plan.js';
-import type { Topology } from '../topology.js';
-import type { CellHistory } from './cell-history.js';
 import { allocateAvoidingDirtyCells, switchesToClear } from './dirty-cells.js';
 import { InstallError, InstallErrorCode as E } from './errors.js';
 import { removeJobEntities, writeJobEntities } from './job-entity-writes.js';
 import { RINA_NAMES, rinaCellResets, rinaSwitchEntries, type RinaSwitchEntries } from './rina-entries.js';
 import type { SwitchSession } from './switch-session.js';
+import type { JobContext } from './switchml-job.js';
 
 /** Where rina_tor.p4 keeps a round's values: RINA_ELEMENTS per cell, two cells per slot. */
 const RINA_VALUES = 'ingress.rina.round.values';
 /** The registers an operator clears by hand where the installer cannot (messages only). */
 const RINA_CELL_REGISTERS = 'seen, pred_seen, remaining and stash_full';
 
-export interface RinaJobContext {
-  readonly topology: Topology;
-  readonly sessions: ReadonlyMap<string, SwitchSession>;
-  readonly allocator: CapacityAllocator;
-  readonly cells: CellHistory;
-  readonly log: Logger;
-}
+/** SwitchML's context without its entry options: Rina's entries come from the plan alone. */
+export type RinaJobContext = Omit<JobContext, 'entryOptions'>;
 
 export interface RinaInstalledJob {
   readonly algorithm: 'rina';

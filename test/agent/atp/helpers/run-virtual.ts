@@ -11,22 +11,11 @@ import { AtpParameterServer } from '../../../../src/agent/atp/parameter-server.j
 import type { AtpPsJob } from '../../../../src/agent/atp/ps-options.js';
 import type { AtpMemoryNetwork, AtpNetJob } from './atp-network.js';
 import { VirtualTime } from './virtual-time.js';
+import { driveVirtual } from '../../helpers/drive-virtual.js';
 
-/** Drives `work` to its end; throws when nothing is in flight and no timer is pending, or after `maxSteps` clock steps. */
+/** Drives `work` to its end (drive-virtual.ts) and gives its value. */
 export async function runVirtual<T>(net: AtpMemoryNetwork, time: VirtualTime, work: Promise<T>, maxSteps = 200_000): Promise<T> {
-  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
-  work.then(
-    (value) => (outcome = { ok: true, value }),
-    (error: unknown) => (outcome = { ok: false, error }),
-  );
-  for (let step = 0; step < maxSteps && outcome === undefined; step++) {
-    if (!(await net.settle())) throw new Error('the network never went quiet');
-    if (outcome !== undefined) break;
-    if (!time.advance()) throw new Error('stalled: nothing in flight and no timer pending');
-  }
-  if (outcome === undefined) throw new Error(`not done after ${maxSteps} clock steps`);
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
+  return (await driveVirtual(net, time, work, maxSteps)).value;
 }
 
 /** Job constants the workers and the PS share, and worker settings. */

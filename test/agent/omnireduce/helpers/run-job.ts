@@ -9,6 +9,7 @@ import type { AggregatorShard, OmniReduceWorkerOptions } from '../../../../src/a
 import { OmniReduceWorker } from '../../../../src/agent/omnireduce/omnireduce-worker.js';
 import { VirtualTime } from '../../atp/helpers/virtual-time.js';
 import { SourcedNetwork, type Impairment, type TestHost } from './sourced-network.js';
+import { driveVirtual } from '../../helpers/drive-virtual.js';
 
 /** Fast but bounded retransmissions for virtual time. */
 export const VIRTUAL_TIMING = { timeoutMs: 10, backoff: { factor: 2, minTimeoutMs: 10, maxTimeoutMs: 80 }, maxRetries: 30 } as const;
@@ -51,21 +52,6 @@ export function makeJob(spec: JobSpec): Job {
   return { net, time, workerHosts, workers, aggregators };
 }
 
-export async function runVirtual<T>(net: SourcedNetwork, time: VirtualTime, work: Promise<T>, maxSteps = 100_000): Promise<{ value: T; steps: number }> {
-  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
-  work.then(
-    (value) => (outcome = { ok: true, value }),
-    (error: unknown) => (outcome = { ok: false, error }),
-  );
-  let steps = 0;
-  for (; steps < maxSteps && outcome === undefined; steps++) {
-    if (!(await net.settle())) throw new Error('the network never went quiet');
-    if (outcome !== undefined) break;
-    if (time.advance()) continue;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (outcome === undefined) throw new Error('stalled: nothing in flight and no timer pending');
-  }
-  if (outcome === undefined) throw new Error(`not done after ${maxSteps} clock steps`);
-  if (!outcome.ok) throw outcome.error;
-  return { value: outcome.value, steps };
+export function runVirtual<T>(net: SourcedNetwork, time: VirtualTime, work: Promise<T>, maxSteps = 100_000): Promise<{ value: T; steps: number }> {
+  return driveVirtual(net, time, work, maxSteps);
 }

@@ -3,7 +3,7 @@
  * float64 sum of the inputs, computed here, against switchMlErrorBound with
  * exponents derived by the SwitchML tests' own frexp.
  */
-import { switchMlErrorBound } from '../../../../src/agent/switchml/quantisation.js';
+import { compareWithFloat64Sum } from '../../../../src/agent/switchml/quantisation.js';
 import { SeededRandom } from '../../../../src/util/seeded-random.js';
 import { expectedChunkExponents } from '../../switchml/helpers/numbers.js';
 
@@ -30,18 +30,7 @@ export function sparseTensors(workers: number, length: number, blockSize: number
 
 /** Elements farther from the float64 sum than switchMlErrorBound allows. */
 export function boundViolations(result: Float32Array, tensors: readonly Float32Array[], blockSize: number): number {
-  const exponents = expectedChunkExponents(tensors, blockSize);
-  let violations = 0;
-  for (let i = 0; i < result.length; i++) {
-    let sum = 0;
-    let abs = 0;
-    for (const t of tensors) {
-      sum += t[i]!;
-      abs += Math.abs(t[i]!);
-    }
-    if (!(Math.abs(result[i]! - sum) <= switchMlErrorBound(tensors.length, exponents[Math.floor(i / blockSize)]!, sum, abs))) violations++;
-  }
-  return violations;
+  return compareWithFloat64Sum(result, tensors, expectedChunkExponents(tensors, blockSize), blockSize).violations;
 }
 
 /** Blocks of `t` with a non-zero element. */

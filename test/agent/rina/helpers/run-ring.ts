@@ -10,28 +10,13 @@ import type { RinaStats } from '../../../../src/agent/rina/rina-stats.js';
 import type { AllReduceResult } from '../../../../src/agent/allreduce.js';
 import { VirtualTime } from '../../atp/helpers/virtual-time.js';
 import { MemoryNetwork, type Impairment } from './ring-network.js';
+import { driveVirtual } from '../../helpers/drive-virtual.js';
 
 /** Fast but bounded retransmissions for virtual time. */
 export const VIRTUAL_TIMING = { timeoutMs: 10, backoff: { factor: 2, minTimeoutMs: 10, maxTimeoutMs: 80 }, maxRetries: 60 } as const;
 
-export async function runVirtual<T>(net: MemoryNetwork, time: VirtualTime, work: Promise<T>, maxSteps = 200_000): Promise<{ value: T; steps: number }> {
-  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
-  work.then(
-    (value) => (outcome = { ok: true, value }),
-    (error: unknown) => (outcome = { ok: false, error }),
-  );
-  let steps = 0;
-  for (; steps < maxSteps && outcome === undefined; steps++) {
-    if (!(await net.settle())) throw new Error('the network never went quiet');
-    if (outcome !== undefined) break;
-    if (time.advance()) continue;
-    // Promise chains settle over several microtask turns: give them a macrotask before calling it a stall.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (outcome === undefined) throw new Error('stalled: nothing in flight and no timer pending');
-  }
-  if (outcome === undefined) throw new Error(`not done after ${maxSteps} clock steps`);
-  if (!outcome.ok) throw outcome.error;
-  return { value: outcome.value, steps };
+export function runVirtual<T>(net: MemoryNetwork, time: VirtualTime, work: Promise<T>, maxSteps = 200_000): Promise<{ value: T; steps: number }> {
+  return driveVirtual(net, time, work, maxSteps);
 }
 
 export interface AutonomousRing {
