@@ -48,6 +48,8 @@ const log = moduleLogger('omnireduce-aggregator');
 export class OmniReduceAggregator {
   readonly counters: OmniReduceAggregatorCounters = { messagesIn: 0, added: 0, duplicates: 0, rounds: 0, resent: 0, stale: 0, invalid: 0, repliesSent: 0, bytesSent: 0 };
   private readonly ranks = new Map<string, number>();
+  /** Ranks by sender object: the real transports hand out one object per source, so most lookups build no key. */
+  private readonly rankBySender = new WeakMap<SocketAddress, number>();
   private readonly slots: AggregatorSlot[];
   private attached = true;
 
@@ -85,9 +87,10 @@ export class OmniReduceAggregator {
     this.options.transport.onDatagram(undefined);
   }
 
-  private receive(buf: Buffer, offset: number, length: number, from: SocketAddress): void {
+  private receive(buf: Buffer, offset: number, length: number, from: SocketAddress | undefined): void {
     this.counters.messagesIn++;
-    const rank = this.ranks.get(addressKey(from));
+    if (from === undefined) return this.reject(undefined, 'the transport does not name the sender');
+    const rank = this.rankOf(from);
     const msg = decodeOmniReduce(buf, offset, offset + length);
     if (rank === undefined || !msg.ok) return this.reject(from, rank === undefined ? 'not a worker of this job' : msg.ok ? '' : msg.message);
     const slot = this.slots[msg.slot - this.options.firstSlot];
@@ -119,6 +122,14 @@ export class OmniReduceAggregator {
     }
   }
 
+  private rankOf(from: SocketAddress): number | undefined {
+    const known = this.rankBySender.get(from);
+    if (known !== undefined) return known;
+    const rank = this.ranks.get(addressKey(from));
+    if (rank !== undefined) this.rankBySender.set(from, rank);
+    return rank;
+  }
+
   private send(to: SocketAddress, reply: Buffer): void {
     if (this.options.transport.sendTo(to, reply)) {
       this.counters.repliesSent++;
@@ -126,8 +137,8 @@ export class OmniReduceAggregator {
     }
   }
 
-  private reject(from: SocketAddress, reason: string): void {
+  private reject(from: SocketAddress | undefined, reason: string): void {
     this.counters.invalid++;
-    log.debug({ from: formatSocketAddress(from), reason }, 'dropped a message');
+    log.debug({ from: from === undefined ? 'unknown' : formatSocketAddress(from), reason }, 'dropped a message');
   }
 }

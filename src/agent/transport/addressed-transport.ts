@@ -21,7 +21,11 @@ export interface AddressedTransport {
    * many in flight); a payload over `maxPayload` is a RangeError.
    */
   sendTo(to: SocketAddress, payload: Uint8Array, length?: number): boolean;
-  /** Sets the one listener (undefined detaches it; datagrams are then dropped and counted). */
+  /**
+   * Sets the one listener (undefined detaches it; datagrams are then dropped
+   * and counted). The kernel's UDP and the UDP wire name each datagram's
+   * sender (`from`); an in-memory test transport may not.
+   */
   onDatagram(listener: DatagramListener | undefined): void;
   /** Releases the socket; idempotent. */
   close(): Promise<void>;

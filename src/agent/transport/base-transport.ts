@@ -6,6 +6,7 @@
  */
 import { moduleLogger } from '../../log/logger.js';
 import { type DatagramListener, type DatagramTransport, MutableTransportCounters } from './datagram-transport.js';
+import type { SocketAddress } from './socket-address.js';
 
 const log = moduleLogger('agent.transport');
 
@@ -41,8 +42,8 @@ export abstract class ListeningTransport {
     this.listener = listener;
   }
 
-  /** Hands a received payload to the listener, or counts it as dropped. */
-  protected deliver(buf: Buffer, offset: number, length: number): void {
+  /** Hands a received payload (and its sender, when known) to the listener, or counts it as dropped. */
+  protected deliver(buf: Buffer, offset: number, length: number, from?: SocketAddress): void {
     const listener = this.listener;
     if (this.closing !== undefined || listener === undefined) {
       this.counters.receiveDrops++;
@@ -51,7 +52,7 @@ export abstract class ListeningTransport {
     this.counters.datagramsIn++;
     this.counters.bytesIn += length;
     try {
-      listener(buf, offset, length);
+      listener(buf, offset, length, from);
     } catch (err) {
       // A listener bug must not become an unhandled exception in a socket
       // callback; log the first few so a flood of them cannot fill the log.

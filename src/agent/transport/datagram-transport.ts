@@ -18,9 +18,16 @@
  *   A listener that throws is a bug: the transport logs it and carries on.
  * - `close` is idempotent; afterwards sends are dropped and nothing is delivered.
  */
+import type { SocketAddress } from './socket-address.js';
 
-/** Called once per received datagram with its payload at `buf[offset .. offset + length)`. */
-export type DatagramListener = (buf: Buffer, offset: number, length: number) => void;
+/**
+ * Called once per received datagram with its payload at `buf[offset .. offset + length)`.
+ * `from` is its sender, where the transport knows it (a server's
+ * AddressedTransport over the kernel's UDP or a UDP wire); the object may be
+ * shared between calls, so keep it but do not change it. Listeners that take
+ * only the first three parameters ignore it.
+ */
+export type DatagramListener = (buf: Buffer, offset: number, length: number, from?: SocketAddress) => void;
 
 /** Counters every transport keeps (live values; copy them to keep a snapshot). */
 export interface TransportCounters {

@@ -1,7 +1,8 @@
 /**
  * The kernel's UDP for a server agent: one socket bound to the server's
  * address and port, sending each datagram where the caller says
- * (AddressedTransport), receiving from anyone. The ATP parameter server uses
+ * (AddressedTransport), receiving from anyone and naming each datagram's
+ * sender (dgram's source address and port) to the listener. The ATP parameter server uses
  * it; in Mininet and on real hosts the kernel builds the headers. With
  * `observeCe`, datagrams that arrived CE-marked are reported (`onCeMark`).
  */
@@ -14,6 +15,7 @@ import { sendLength } from './datagram-transport.js';
 import { Ipv4CeObserver, type Ipv4CeObserverCounters } from './ipv4-ce-observer.js';
 import { DEFAULT_MAX_PAYLOAD } from './kernel-udp-transport.js';
 import { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
+import { SourceAddresses } from './source-addresses.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
 import { PooledUdpSocket, type UdpSocketOptions } from './udp-socket.js';
 
@@ -29,7 +31,8 @@ export interface KernelUdpAddressedTransportOptions extends UdpSocketOptions {
 }
 
 export class KernelUdpAddressedTransport extends ListeningTransport implements AddressedTransport, CeMarkSource {
-  private readonly onMessage = (msg: Buffer, _rinfo: RemoteInfo): void => this.deliver(msg, 0, msg.length);
+  private readonly sources = new SourceAddresses();
+  private readonly onMessage = (msg: Buffer, rinfo: RemoteInfo): void => this.deliver(msg, 0, msg.length, this.sources.ofRemote(rinfo));
   private socket!: PooledUdpSocket;
   private observer: Ipv4CeObserver | undefined;
 

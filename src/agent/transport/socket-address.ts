@@ -33,8 +33,12 @@ export function socketAddress(address: string, port: number, what: string, allow
   if (!Number.isInteger(port) || port < min || port > 65535) {
     throw new TransportError(TRANSPORT_ERROR_CODES.badAddress, `${what}: UDP port ${port} is out of range; choose ${min}..65535`);
   }
-  const loopback = family === 4 ? text.startsWith('127.') : text === '::1';
-  return { family, address: text, port, loopback };
+  return { family, address: text, port, loopback: isLoopbackAddress(family, text) };
+}
+
+/** 127.0.0.0/8 or ::1, for an address already in Node's spelling. */
+export function isLoopbackAddress(family: 4 | 6, address: string): boolean {
+  return family === 4 ? address.startsWith('127.') : address === '::1';
 }
 
 /** Text for logs: `127.0.0.1:9000` or `[::1]:9000`. */

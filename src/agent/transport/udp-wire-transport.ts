@@ -19,7 +19,8 @@
  * 5. IPv4/UDP that parses with valid checksums (`parseUdpFrame`), else `malformed`
  *    (the code of the last one is kept in `lastMalformed`);
  * 6. to our IP and UDP port, else `notForUs` (other EtherTypes too).
- * What remains is handed to the listener as the UDP payload inside the frame;
+ * What remains is handed to the listener as the UDP payload inside the frame,
+ * with the frame's IPv4 source and UDP source port as its sender;
  * when its IPv4 ECN is CE, the CE mark listener (`onCeMark`, ce-marks.ts) gets
  * the same payload first and `ceMarks` counts it.
  *
@@ -55,6 +56,7 @@ import { CeMarkRelay, type CeMarkListener, type CeMarkSource } from './ce-marks.
 import { sendLength } from './datagram-transport.js';
 import { DEFAULT_MAX_PAYLOAD } from './kernel-udp-transport.js';
 import { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
+import { SourceAddresses } from './source-addresses.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
 import { PooledUdpSocket, type UdpSocketOptions } from './udp-socket.js';
 
@@ -139,6 +141,7 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
   private peerAddress: SocketAddress | undefined;
   private socket!: PooledUdpSocket;
   private readonly ce = new CeMarkRelay('udp-wire');
+  private readonly sources = new SourceAddresses();
   private readonly onMessage = (msg: Buffer, rinfo: RemoteInfo): void => this.frame(msg, rinfo);
 
   private constructor(options: UdpWireTransportOptions, maxPayload: number) {
@@ -267,7 +270,7 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
     if (udp.ipv4.dstIp !== this.host.ip || udp.udp.dstPort !== this.host.udpPort) return this.dropNotForUs();
     // The mark first: a receiver that keeps state per packet then has it when the packet comes.
     if (udp.ipv4.ecn === Ecn.CE && !this.closed) this.ce.report(msg, udp.payloadOffset, udp.payloadLength);
-    this.deliver(msg, udp.payloadOffset, udp.payloadLength);
+    this.deliver(msg, udp.payloadOffset, udp.payloadLength, this.sources.ofIpv4(udp.ipv4.srcIp, udp.udp.srcPort));
   }
 
   onCeMark(listener: CeMarkListener | undefined): void {

@@ -71,14 +71,18 @@ describe('OmniReduce host aggregator', () => {
     expect(aggregator.waiting()).toEqual([{ slot: 4, tsi: 32, ranks: [0, 1] }]);
   });
 
-  it('drops strangers, malformed messages and slots it does not own', () => {
+  it('drops strangers, messages without a sender, malformed messages and slots it does not own', () => {
     const { aggregator, transport, send, replies } = setup();
     send(stranger, { tsi: 8, set: 0, nextTsi: 8, exponent: 3, values: [] });
     send(workers[0]!, { tsi: 0, set: 0, nextTsi: 0, exponent: 3, values: [], slot: 3 });
     send(workers[0]!, { tsi: 8, set: 0, nextTsi: 4, exponent: 3, values: [1, 2] });
     send(workers[0]!, { tsi: 8, set: 0, nextTsi: 9, exponent: 3, values: [1] });
     transport.listener!(Buffer.alloc(7), 0, 7, workers[0]!);
-    expect(aggregator.counters.invalid).toBe(5);
+    // A well-formed priming message whose sender the transport did not name: nobody's.
+    const priming = Buffer.alloc(omniReduceLength(0));
+    encodeOmniReduce(priming, 0, { tsi: 8, slot: 4, set: 0, nextTsi: 8, exponent: 3, elementCount: 0, values: [] });
+    transport.listener!(priming, 0, priming.length);
+    expect(aggregator.counters.invalid).toBe(6);
     expect(replies()).toEqual([]);
     expect(aggregator.waiting()).toEqual([]);
   });
