@@ -38,6 +38,16 @@ export interface AllReduceStats {
   retransmissions: number;
 }
 
+/**
+ * What a worker process adds to each call's stats: the bytes its transport
+ * sent during the call, retransmissions included, as the transport counts
+ * them (a UDP wire: whole Ethernet frames; kernel UDP: UDP payloads; TCP:
+ * the stream's bytes).
+ */
+export interface SentBytes {
+  readonly bytesSent: number;
+}
+
 /** Per-call options. */
 export interface AllReduceCallOptions {
   /** Aborting rejects the call; the instance may be unusable afterwards. */

@@ -7,6 +7,9 @@ import { ATP_MAX_WINDOW } from '../controller/index.js';
 import { DEMO_ALGORITHMS, type DemoAlgorithm } from '../report/demo-results.js';
 import { ATP_MAX_FAN_IN, MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
+import type { Sparsity } from '../agent/baseline/sparse-tensor.js';
+import { parseSparsity, SPARSITY_OPTIONS } from '../agent/baseline/sparsity-args.js';
+import { SPARSITY_PATTERNS } from '../agent/baseline/sparse-tensor.js';
 
 export interface DemoOptions {
   /** What runs, in this order, one row each. */
@@ -27,6 +30,8 @@ export interface DemoOptions {
   readonly keepGoing: boolean;
   /** Longest wait for one algorithm's workers, in ms. */
   readonly runTimeoutMs: number;
+  /** Every algorithm's tensors block-sparse (the same tensors for all); undefined: dense. */
+  readonly sparsity?: Sparsity;
   /** Hierarchical AllReduce's rack of each rank (worker h(r+1)); undefined: pairs of hosts (see demoRacks). */
   readonly racks?: readonly string[];
 }
@@ -63,6 +68,10 @@ options:
   --loss P           drop each frame on the wires with probability P (0..0.5, default 0),
                      seeded; the demo relays every wire through itself to do so
   --seed S           seed of the tensors and of the loss (default 1)
+  --sparsity D       make every algorithm's tensors block-sparse: share D (0..1) of the blocks
+                     all zero (0.9: one block in ten has values); dense by default
+  --pattern P        which blocks carry values: ${SPARSITY_PATTERNS.join(', ')} (default random)
+  --sparse-block B   elements per block (default: OmniReduce's block size, 256)
   --pool P           each worker's window: the SwitchML job's slots, the ATP job's window
                      positions (1..${MAX_POOL_SLOTS}, with atp 1..${ATP_MAX_WINDOW}; default ${DEFAULT_DEMO_OPTIONS.poolSize})
   --racks LIST       with hierarchical: every worker's rack, in rank order, e.g. 0,0,0,1,1
@@ -84,6 +93,7 @@ const OPTIONS = {
   pool: { type: 'string' },
   timeout: { type: 'string' },
   racks: { type: 'string' },
+  ...SPARSITY_OPTIONS,
   'keep-going': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -174,6 +184,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
   // ATP's sequence numbers are 16 bits and its PS tells sequences apart within 2W of each other.
   if (algorithms.includes('atp') && poolSize > ATP_MAX_WINDOW) throw bad(`--pool must be at most ${ATP_MAX_WINDOW} with atp (its window positions), got ${poolSize}`);
   const rackList = racks(text('racks'), workers, algorithms);
+  const sparsity = parseSparsity(values, bad);
   return {
     algorithms,
     workers,
@@ -185,5 +196,6 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
     json: values.json === true,
     keepGoing: values['keep-going'] === true,
     ...(rackList ? { racks: rackList } : {}),
+    ...(sparsity ? { sparsity } : {}),
   };
 }

@@ -48,5 +48,5 @@ export function formatDemoJson(options: DemoOptions, outcome: DemoOutcome): stri
     formatResultsJson({ workers: options.workers, tensorBytes: options.tensorBytes, loss: options.loss, seed: options.seed, framesLost: outcome.framesLost, runs: outcome.rows }),
   ) as Record<string, unknown>;
   const atp = outcome.atp ? { ...outcome.atp, switchShare: switchShare(outcome.atp) ?? null } : null;
-  return JSON.stringify({ ...base, atp, hierarchical: outcome.hierarchical ?? null });
+  return JSON.stringify({ ...base, sparsity: options.sparsity ?? null, atp, hierarchical: outcome.hierarchical ?? null });
 }

@@ -9,6 +9,7 @@ import type { TrackedChild } from './child-group.js';
 import type { DemoRunContext } from './demo-run-context.js';
 import { switchExitError } from './switch-process.js';
 import { runWorkers } from './worker-runs.js';
+import { sparsityArgs } from '../agent/baseline/sparsity-args.js';
 
 export interface WorkerPhase {
   readonly algorithm: DemoAlgorithm;
@@ -37,7 +38,8 @@ export async function runWorkerPhase(ctx: DemoRunContext, phase: WorkerPhase): P
       outcomes = await runWorkers(ctx.group, {
         label: algorithm,
         cliEntry: ctx.cliEntry,
-        argvByRank: phase.argvByRank,
+        // Every algorithm reduces the same tensors: dense, or block-sparse as --sparsity says.
+        argvByRank: phase.argvByRank.map((argv) => [...argv, ...sparsityArgs(ctx.options.sparsity)]),
         timeoutMs: ctx.options.runTimeoutMs,
         signal,
         niceness: phase.niceness ?? 0,

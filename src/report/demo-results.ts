@@ -17,6 +17,8 @@ export interface WorkerOutcome {
   readonly bytes: number;
   readonly elapsedMs: number;
   readonly retransmissions: number;
+  /** Bytes the worker sent in the last call as its transport counts them (SentBytes; TCP: wireBytesSent); undefined when not reported. */
+  readonly bytesSent: number | undefined;
   readonly maxAbsError: number;
   /** Elements whose error broke the algorithm's documented bound. */
   readonly boundViolations: number;
@@ -31,6 +33,8 @@ export interface DemoRow {
   readonly timeMs: number | undefined;
   /** Tensor bits per second per worker over `timeMs`, in Gbit/s. */
   readonly goodputGbps: number | undefined;
+  /** Bytes each worker sent in the call, the mean over workers (retransmissions included); undefined when not reported. */
+  readonly sentPerWorker: number | undefined;
   /** Summed over the workers (always 0 over TCP). */
   readonly retransmissions: number | undefined;
   /** Largest |result − float64 sum| over all workers and elements. */
@@ -50,6 +54,10 @@ function numberField(record: Record<string, unknown>, name: string): number {
   const value = record[name];
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`field "${name}" is missing or not a number`);
   return value;
+}
+
+function optionalNumber(record: Record<string, unknown>, name: string): number | undefined {
+  return record[name] === undefined ? undefined : numberField(record, name);
 }
 
 /** Reads a worker's report from its stdout (the last line that is a JSON object); throws an Error saying what is missing. */
@@ -77,6 +85,7 @@ export function parseWorkerReport(stdout: string): WorkerOutcome {
     bytes: numberField(lastCall, 'bytes'),
     elapsedMs: numberField(lastCall, 'elapsedMs'),
     retransmissions: numberField(lastCall, 'retransmissions'),
+    bytesSent: optionalNumber(lastCall, 'bytesSent') ?? optionalNumber(lastCall, 'wireBytesSent'),
     maxAbsError: numberField(check, 'maxAbsError'),
     boundViolations: numberField(check, 'boundViolations'),
   };
@@ -91,6 +100,7 @@ export function summariseRun(algorithm: ResultAlgorithm, tensorBytes: number, ou
     bytes: tensorBytes,
     timeMs,
     goodputGbps: timeMs > 0 ? (tensorBytes * 8) / (timeMs * 1e6) : undefined,
+    sentPerWorker: outcomes.every((o) => o.bytesSent !== undefined) ? outcomes.reduce((sum, o) => sum + o.bytesSent!, 0) / outcomes.length : undefined,
     retransmissions: outcomes.reduce((sum, o) => sum + o.retransmissions, 0),
     maxAbsError: Math.max(...outcomes.map((o) => o.maxAbsError)),
     boundViolations: outcomes.reduce((sum, o) => sum + o.boundViolations, 0),
@@ -101,7 +111,7 @@ export function summariseRun(algorithm: ResultAlgorithm, tensorBytes: number, ou
 
 /** The row of a run that did not finish. */
 export function failedRun(algorithm: ResultAlgorithm, workers: number, tensorBytes: number, failure: string): DemoRow {
-  return { algorithm, workers, bytes: tensorBytes, timeMs: undefined, goodputGbps: undefined, retransmissions: undefined, maxAbsError: undefined, boundViolations: undefined, identical: undefined, failure };
+  return { algorithm, workers, bytes: tensorBytes, timeMs: undefined, goodputGbps: undefined, sentPerWorker: undefined, retransmissions: undefined, maxAbsError: undefined, boundViolations: undefined, identical: undefined, failure };
 }
 
 /** A row is good when it ran, every worker got the same bits and no element broke the bound. */

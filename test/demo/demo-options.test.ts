@@ -36,6 +36,13 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(['--seed=-3'])?.seed).toBe(-3);
   });
 
+  test('--sparsity, --pattern and --sparse-block make every algorithm\'s tensors block-sparse', () => {
+    expect(parseDemoArgs(['--sparsity', '0.9'])?.sparsity).toEqual({ sparsity: 0.9, pattern: 'random', blockElements: 256 });
+    expect(parseDemoArgs(['--sparsity', '0.5', '--pattern', 'per-worker', '--sparse-block', '64'])?.sparsity).toEqual({ sparsity: 0.5, pattern: 'per-worker', blockElements: 64 });
+    expect(parseDemoArgs([])?.sparsity).toBeUndefined();
+    expect(() => parseDemoArgs(['--sparsity', '1.1'])).toThrow(expect.objectContaining({ code: 'DEMO_BAD_OPTION', message: expect.stringMatching(/--sparsity/) }));
+  });
+
   test('--help gives undefined', () => {
     expect(parseDemoArgs(['--help'])).toBeUndefined();
     expect(parseDemoArgs(['-h'])).toBeUndefined();

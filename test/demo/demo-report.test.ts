@@ -6,7 +6,7 @@ import { failedRun, summariseRun, type WorkerOutcome } from '../../src/report/de
 import { formatResultsTable } from '../../src/report/results-table.js';
 
 const SHA = 'c'.repeat(64);
-const outcome = (rank: number, elapsedMs: number): WorkerOutcome => ({ rank, resultSha256: SHA, bytes: 65536, elapsedMs, retransmissions: 1, maxAbsError: 1e-5, boundViolations: 0 });
+const outcome = (rank: number, elapsedMs: number): WorkerOutcome => ({ rank, resultSha256: SHA, bytes: 65536, elapsedMs, retransmissions: 1, bytesSent: 70_000, maxAbsError: 1e-5, boundViolations: 0 });
 const rows = [summariseRun('atp', 65536, [outcome(0, 100), outcome(1, 120)]), summariseRun('ring', 65536, [outcome(0, 10), outcome(1, 11)])];
 
 /** A line as `p4ina agent atp-ps --json` prints it when stopped (only the fields read here matter). */
@@ -65,10 +65,12 @@ describe('the demo’s table and JSON', () => {
     const atp = parseAtpServerReport(psReport(STATS));
     const options = { ...DEFAULT_DEMO_OPTIONS, workers: 2, tensorBytes: 65536 };
     const doc = JSON.parse(formatDemoJson(options, { rows, framesLost: 3, atp })) as Record<string, unknown>;
-    expect(Object.keys(doc)).toEqual(['workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'atp', 'hierarchical']);
+    expect(Object.keys(doc)).toEqual(['workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'sparsity', 'atp', 'hierarchical']);
     expect(doc).toMatchObject({ workers: 2, framesLost: 3, atp: { sequences: 256, bySwitch: 240, switchShare: 240 / 256 } });
     expect((doc.runs as { algorithm: string }[]).map((r) => r.algorithm)).toEqual(['atp', 'ring']);
-    expect(JSON.parse(formatDemoJson(options, { rows, framesLost: 0 }))).toMatchObject({ atp: null, hierarchical: null });
+    expect(JSON.parse(formatDemoJson(options, { rows, framesLost: 0 }))).toMatchObject({ sparsity: null, atp: null, hierarchical: null });
+    const sparsity = { sparsity: 0.9, pattern: 'random', blockElements: 256 } as const;
+    expect(JSON.parse(formatDemoJson({ ...options, sparsity }, { rows, framesLost: 0 }))).toMatchObject({ sparsity });
   });
 
   test('hierarchical: a line under the table names its racks and says they are only groups of processes; the JSON has them', () => {

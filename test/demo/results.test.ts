@@ -13,19 +13,20 @@ function switchMlReportLine(rank: number, sha: string, elapsedMs: number, retran
     worldSize: 2,
     jobId: 1,
     length: 16384,
-    iterations: [{ algorithm: 'switchml', bytes: 65536, elapsedMs, messagesSent: 300, messagesReceived: 290, retransmissions, epoch: 0, chunks: 256 }],
+    iterations: [{ algorithm: 'switchml', bytes: 65536, elapsedMs, messagesSent: 300, messagesReceived: 290, retransmissions, epoch: 0, chunks: 256, bytesSent: 90_000 }],
     resultSha256: sha,
     transport: { sent: 1 },
     check: { maxAbsError, boundViolations: 0 },
   });
 }
 
-const outcome = (rank: number, sha: string, elapsedMs: number, retransmissions: number, maxAbsError: number, boundViolations = 0): WorkerOutcome => ({
+const outcome = (rank: number, sha: string, elapsedMs: number, retransmissions: number, maxAbsError: number, boundViolations = 0, bytesSent = 90_000): WorkerOutcome => ({
   rank,
   resultSha256: sha,
   bytes: 65536,
   elapsedMs,
   retransmissions,
+  bytesSent,
   maxAbsError,
   boundViolations,
 });
@@ -34,6 +35,15 @@ describe('parseWorkerReport', () => {
   test('reads the last JSON line of a worker’s stdout', () => {
     const stdout = `some banner\n${switchMlReportLine(1, SHA_A, 12.5, 3, 1.5e-5)}\n`;
     expect(parseWorkerReport(stdout)).toEqual(outcome(1, SHA_A, 12.5, 3, 1.5e-5));
+  });
+
+  test('bytes sent: the call’s bytesSent, else the TCP baselines’ wireBytesSent, else unknown', () => {
+    const report = (call: Record<string, number>): string =>
+      JSON.stringify({ rank: 0, iterations: [{ bytes: 16, elapsedMs: 2, retransmissions: 0, ...call }], resultSha256: SHA_A, check: { maxAbsError: 0, boundViolations: 0 } });
+    expect(parseWorkerReport(report({ bytesSent: 120, wireBytesSent: 99 })).bytesSent).toBe(120);
+    expect(parseWorkerReport(report({ wireBytesSent: 99 })).bytesSent).toBe(99);
+    expect(parseWorkerReport(report({})).bytesSent).toBeUndefined();
+    expect(() => parseWorkerReport(JSON.stringify({ rank: 0, iterations: [{ bytes: 16, elapsedMs: 2, retransmissions: 0, bytesSent: 'x' }], resultSha256: SHA_A, check: { maxAbsError: 0, boundViolations: 0 } }))).toThrow(/bytesSent/);
   });
 
   test('reads the ring worker’s report (no transport counters)', () => {
@@ -47,7 +57,7 @@ describe('parseWorkerReport', () => {
       resultSha256: SHA_B,
       check: { maxAbsError: 0, boundViolations: 0 },
     });
-    expect(parseWorkerReport(line)).toEqual({ rank: 0, resultSha256: SHA_B, bytes: 16, elapsedMs: 2, retransmissions: 0, maxAbsError: 0, boundViolations: 0 });
+    expect(parseWorkerReport(line)).toEqual({ rank: 0, resultSha256: SHA_B, bytes: 16, elapsedMs: 2, retransmissions: 0, bytesSent: undefined, maxAbsError: 0, boundViolations: 0 });
   });
 
   test.each([
@@ -64,13 +74,14 @@ describe('parseWorkerReport', () => {
 
 describe('summariseRun', () => {
   test('the slowest worker’s time, summed retransmissions, the largest error, identical digests', () => {
-    const row = summariseRun('switchml', 65536, [outcome(0, SHA_A, 100, 2, 1e-5), outcome(1, SHA_A, 200, 5, 3e-5)]);
+    const row = summariseRun('switchml', 65536, [outcome(0, SHA_A, 100, 2, 1e-5, 0, 80_000), outcome(1, SHA_A, 200, 5, 3e-5, 0, 100_000)]);
     expect(row).toEqual({
       algorithm: 'switchml',
       workers: 2,
       bytes: 65536,
       timeMs: 200,
       goodputGbps: (65536 * 8) / (200 * 1e6),
+      sentPerWorker: 90_000,
       retransmissions: 7,
       maxAbsError: 3e-5,
       boundViolations: 0,
@@ -78,6 +89,8 @@ describe('summariseRun', () => {
       failure: undefined,
     });
     expect(rowIsExact(row)).toBe(true);
+    // One worker that did not report its bytes makes the mean unknown, not wrong.
+    expect(summariseRun('switchml', 65536, [outcome(0, SHA_A, 1, 0, 0), { ...outcome(1, SHA_A, 1, 0, 0), bytesSent: undefined }]).sentPerWorker).toBeUndefined();
   });
 
   test('different digests are not identical, and a row over the bound is not exact', () => {
@@ -100,10 +113,10 @@ describe('formatting', () => {
     ];
     expect(formatResultsTable(rows)).toBe(
       [
-        'algorithm  workers   bytes  time (ms)  goodput (Mbit/s)  retransmissions  max error  identical',
-        '---------  -------  ------  ---------  ----------------  ---------------  ---------  ---------',
-        'switchml         2  64 KiB      125.3               4.2                3    1.50e-5  yes',
-        'ring             2  64 KiB          -                 -                -          -  failed',
+        'algorithm  workers   bytes  time (ms)  goodput (Mbit/s)  sent/worker  retransmissions  max error  identical',
+        '---------  -------  ------  ---------  ----------------  -----------  ---------------  ---------  ---------',
+        'switchml         2  64 KiB      125.3               4.2    87.89 KiB                3    1.50e-5  yes',
+        'ring             2  64 KiB          -                 -            -                -          -  failed',
         'ring failed: ring: worker 1 exited with status 1',
         '',
       ].join('\n'),
@@ -124,7 +137,7 @@ describe('formatting', () => {
       loss: 0,
       seed: 1,
       framesLost: 0,
-      runs: [{ algorithm: 'switchml', workers: 2, bytes: 16, timeMs: null, goodputGbps: null, retransmissions: null, maxAbsError: null, boundViolations: null, identical: null, failure: 'x' }],
+      runs: [{ algorithm: 'switchml', workers: 2, bytes: 16, timeMs: null, goodputGbps: null, sentPerWorker: null, retransmissions: null, maxAbsError: null, boundViolations: null, identical: null, failure: 'x' }],
     });
   });
 });

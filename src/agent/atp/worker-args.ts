@@ -9,6 +9,8 @@ import { ATP_DEFAULT_ELEMENTS, ATP_DEFAULT_WINDOW, ATP_MAX_CONTRIBUTORS, ATP_MAX
 import type { AtpPlacement } from './atp-options.js';
 import { checkPlacement } from './atp-options.js';
 import { ATP_DEFAULT_VALUE_RANGE } from './atp-scale.js';
+import type { Sparsity } from '../baseline/sparse-tensor.js';
+import { parseSparsity, SPARSITY_OPTIONS, SPARSITY_USAGE } from '../baseline/sparsity-args.js';
 import { bad, endpoint, integer, optionalInteger, parseValues, positiveNumber, required, seed, text } from './cli-values.js';
 import { ATP_ECN_IP_USAGE, ATP_WIRE_OPTIONS, ATP_WIRE_USAGE, parseAtpWire, type AtpWire } from './wire-args.js';
 
@@ -41,6 +43,8 @@ export interface AtpWorkerMainOptions extends AtpPlacement {
   /** Elements of the seeded tensor; worker r reduces seededTensor(length, seed, r). */
   readonly length: number;
   readonly seed: number | string;
+  /** Block-sparse input (the same tensors an OmniReduce job reduces); undefined: dense. */
+  readonly sparsity?: Sparsity;
   readonly iterations: number;
   readonly check: boolean;
   readonly json: boolean;
@@ -76,6 +80,7 @@ ${ATP_ECN_IP_USAGE}
   --max-retries K       resends of one packet before failing
   --length L            float32 elements per tensor (default 1048576)
   --seed S              seed of the tensors (default 1)
+${SPARSITY_USAGE}
   --iterations K        allreduce calls (default 1)
   --check               compare with the float64 reference
   --json                print one JSON line`;
@@ -104,6 +109,7 @@ const OPTIONS = {
   'max-retries': { type: 'string' },
   length: { type: 'string' },
   seed: { type: 'string' },
+  ...SPARSITY_OPTIONS,
   iterations: { type: 'string' },
   check: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -157,6 +163,7 @@ export function parseAtpWorkerArgs(argv: readonly string[]): AtpWorkerMainOption
     maxRetries: optionalInteger(values, 'max-retries', 0, 1_000_000),
     length: integer(values, 'length', 0, 0xffff_ffff, 1024 * 1024),
     seed: seed(values),
+    sparsity: parseSparsity(values, bad),
     iterations: integer(values, 'iterations', 1, 1_000_000, 1),
     check: values.check === true,
     json: values.json === true,

@@ -7,14 +7,15 @@
  * (the same digest on every worker shows the results are identical without
  * shipping them). With `check` it rebuilds every worker's tensor from the
  * seed and compares the result with the float64 reference (atpErrorBound).
- * The tensors are the ring baseline's (`seededTensor`), so the demo can
+ * The tensors are every worker's (`workerTensor`), so the demo can
  * compare algorithms on the same inputs.
  *
  * Exit status: 0 done, 1 the run failed (with the typed error), 2 bad arguments.
  */
 import { createHash } from 'node:crypto';
 import { compareWithReference, float64Reference } from '../baseline/accuracy.js';
-import { seededTensor } from '../baseline/seeded-tensor.js';
+import { workerTensor } from '../baseline/sparse-tensor.js';
+import type { SentBytes } from '../allreduce.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
 import { KernelUdpTransport, snapshotTransportCounters, type Ipv4CeObserverCounters, type TransportCounters } from '../transport/index.js';
 import { ATP_LOOPBACK_TIMING, ATP_MININET_TIMING } from './atp-options.js';
@@ -30,7 +31,7 @@ export interface AtpWorkerReport {
   readonly worldSize: number;
   readonly jobId: number;
   readonly length: number;
-  readonly iterations: readonly AtpStats[];
+  readonly iterations: readonly (AtpStats & SentBytes)[];
   /** SHA-256 of the last result's bytes. */
   readonly resultSha256: string;
   readonly transport: TransportCounters;
@@ -72,12 +73,13 @@ export async function runAtpWorker(options: AtpWorkerMainOptions, signal?: Abort
       maxRetries: options.maxRetries ?? timing.maxRetries,
       closeTransport: true,
     });
-    const tensor = seededTensor(options.length, options.seed, options.rank);
-    const iterations: AtpStats[] = [];
+    const tensor = workerTensor(options.length, options.seed, options.rank, options.worldSize, options.sparsity);
+    const iterations: (AtpStats & SentBytes)[] = [];
     let result: Float32Array = new Float32Array(0);
     for (let i = 0; i < options.iterations; i++) {
+      const sentBefore = transport.counters.bytesOut;
       const outcome = await worker.allreduce(tensor, { signal });
-      iterations.push(outcome.stats);
+      iterations.push({ ...outcome.stats, bytesSent: transport.counters.bytesOut - sentBefore });
       result = outcome.result;
     }
     const report: AtpWorkerReport = {
@@ -100,7 +102,7 @@ export async function runAtpWorker(options: AtpWorkerMainOptions, signal?: Abort
 
 /** Rebuilds every worker's tensor and compares `result` with their float64 sum, element by element. */
 function checkResult(result: Float32Array, own: Float32Array, options: AtpWorkerMainOptions, factor: number): { maxAbsError: number; boundViolations: number } {
-  const tensors = Array.from({ length: options.worldSize }, (_, rank) => (rank === options.rank ? own : seededTensor(options.length, options.seed, rank)));
+  const tensors = Array.from({ length: options.worldSize }, (_, rank) => (rank === options.rank ? own : workerTensor(options.length, options.seed, rank, options.worldSize, options.sparsity)));
   const ref = float64Reference(tensors);
   const { maxAbsError, violations } = compareWithReference(result, ref, (i) => atpErrorBound(options.worldSize, factor, ref.sum[i]!, ref.absSum[i]!));
   return { maxAbsError, boundViolations: violations };

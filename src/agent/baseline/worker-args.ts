@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import { BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IO_TIMEOUT_MS, DEFAULT_JOB_ID, DEFAULT_PIECE_ELEMENTS, MAX_PIECE_ELEMENTS, MAX_TENSOR_ELEMENTS } from './defaults.js';
 import { MAX_JOB_ID_BYTES } from './frame.js';
+import type { Sparsity } from './sparse-tensor.js';
+import { parseSparsity, SPARSITY_OPTIONS, SPARSITY_USAGE } from './sparsity-args.js';
 
 export interface WorkerArgs {
   readonly rank: number;
@@ -17,6 +19,8 @@ export interface WorkerArgs {
   readonly length: number;
   /** Seed of the tensors (rank r's tensor is seededTensor(length, seed, r)); an integer when the text is one. */
   readonly seed: number | string;
+  /** Block-sparse input (workerTensor); undefined: dense. */
+  readonly sparsity: Sparsity | undefined;
   readonly iterations: number;
   readonly pieceElements: number;
   readonly connectTimeoutMs: number;
@@ -34,6 +38,7 @@ export const WORKER_OPTIONS = {
   job: { type: 'string' },
   length: { type: 'string' },
   seed: { type: 'string' },
+  ...SPARSITY_OPTIONS,
   iterations: { type: 'string' },
   'piece-elements': { type: 'string' },
   'connect-timeout': { type: 'string' },
@@ -48,6 +53,7 @@ export const WORKER_USAGE = `  --rank R              this worker's rank, 0..N-1 
   --job ID              job id, the same on every worker (default "${DEFAULT_JOB_ID}")
   --length E            float32 elements per tensor (default 1048576)
   --seed S              seed of the random tensors (default 1)
+${SPARSITY_USAGE}
   --iterations K        allreduce calls to make (default 1)
   --piece-elements P    values per frame (default ${DEFAULT_PIECE_ELEMENTS})
   --connect-timeout MS  set-up deadline (default ${DEFAULT_CONNECT_TIMEOUT_MS})
@@ -96,6 +102,7 @@ export function workerArgs(values: Record<string, string | boolean | undefined>,
     jobId,
     length: integerOption(values, 'length', 0, MAX_TENSOR_ELEMENTS, 1024 * 1024),
     seed: seedOption(values.seed),
+    sparsity: parseSparsity(values, badConfig),
     iterations: integerOption(values, 'iterations', 1, 1_000_000, 1),
     pieceElements: integerOption(values, 'piece-elements', 1, MAX_PIECE_ELEMENTS, DEFAULT_PIECE_ELEMENTS),
     connectTimeoutMs: integerOption(values, 'connect-timeout', 1, 2_147_483_647, DEFAULT_CONNECT_TIMEOUT_MS),

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { AllReduce, AllReduceStats } from '../allreduce.js';
 import { compareWithReference, float64Reference, parameterServerErrorBound, ringErrorBound } from './accuracy.js';
-import { seededTensor } from './seeded-tensor.js';
+import { workerTensor } from './sparse-tensor.js';
 import type { WorkerArgs } from './worker-args.js';
 
 export interface WorkerReport<S extends AllReduceStats = AllReduceStats> {
@@ -30,7 +30,7 @@ export async function runWorkerIterations<S extends AllReduceStats>(
   args: WorkerArgs,
   signal: AbortSignal | undefined,
 ): Promise<WorkerReport<S>> {
-  const tensor = seededTensor(args.length, args.seed, args.rank);
+  const tensor = workerTensor(args.length, args.seed, args.rank, args.worldSize, args.sparsity);
   const iterations: S[] = [];
   let result: Float32Array = new Float32Array(0);
   for (let i = 0; i < args.iterations; i++) {
@@ -41,7 +41,7 @@ export async function runWorkerIterations<S extends AllReduceStats>(
   const resultSha256 = createHash('sha256').update(new Uint8Array(result.buffer, result.byteOffset, result.byteLength)).digest('hex');
   const report: WorkerReport<S> = { algorithm, rank: args.rank, worldSize: args.worldSize, jobId: args.jobId, length: args.length, iterations, resultSha256 };
   if (!args.check) return report;
-  const tensors = Array.from({ length: args.worldSize }, (_, rank) => (rank === args.rank ? tensor : seededTensor(args.length, args.seed, rank)));
+  const tensors = Array.from({ length: args.worldSize }, (_, rank) => (rank === args.rank ? tensor : workerTensor(args.length, args.seed, rank, args.worldSize, args.sparsity)));
   const reference = float64Reference(tensors);
   // The ring's bound is that of any fixed float32 summation order of n terms, so it is hierarchical AllReduce's too.
   const bound = algorithm === 'parameter-server' ? (i: number) => parameterServerErrorBound(reference.sum[i]) : (i: number) => ringErrorBound(args.worldSize, reference.absSum[i]);

@@ -11,6 +11,8 @@ import { DEFAULT_MAX_PAYLOAD, socketAddress, type SocketAddress } from '../trans
 import { RINA_HEADER_LENGTH, RINA_PORTS } from '../../wire/index.js';
 import { bad, checkRing, roleOf, worldSizeOf, type RinaMember, type RinaPlace } from './ring-config.js';
 import { RinaError } from './rina-error.js';
+import type { Sparsity } from '../baseline/sparse-tensor.js';
+import { parseSparsity, SPARSITY_OPTIONS, SPARSITY_USAGE } from '../baseline/sparsity-args.js';
 import { RINA_DEFAULT_ELEMENTS, RINA_MAX_POOL } from './rina-options.js';
 
 export interface RinaWorkerMainOptions {
@@ -32,6 +34,8 @@ export interface RinaWorkerMainOptions {
   readonly drainMs: number | undefined;
   readonly length: number;
   readonly seed: number | string;
+  /** Block-sparse input (the same tensors an OmniReduce job reduces); undefined: dense. */
+  readonly sparsity: Sparsity | undefined;
   readonly iterations: number;
   readonly check: boolean;
   readonly json: boolean;
@@ -61,6 +65,7 @@ ${ATP_WIRE_USAGE}
   --drain MS            after the last call, keep acknowledging until nothing came for MS (default: twice the longest wait)
   --length L            float32 elements per tensor (default 1048576)
   --seed S              seed of the tensors (default 1)
+${SPARSITY_USAGE}
   --iterations K        allreduce calls (default 1)
   --check               compare with the float64 reference
   --json                print one JSON line`;
@@ -82,6 +87,7 @@ const OPTIONS = {
   drain: { type: 'string' },
   length: { type: 'string' },
   seed: { type: 'string' },
+  ...SPARSITY_OPTIONS,
   iterations: { type: 'string' },
   check: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -127,6 +133,7 @@ function parse(values: Values): RinaWorkerMainOptions | undefined {
     drainMs: optionalInteger(values, 'drain', 0, 2_147_483_647),
     length: integer(values, 'length', 0, 0xffff_ffff, 1024 * 1024),
     seed: seed(values),
+    sparsity: parseSparsity(values, bad),
     iterations: integer(values, 'iterations', 1, 1_000_000, 1),
     check: values.check === true,
     json: values.json === true,

@@ -7,13 +7,14 @@
  * result (the same digest on every worker shows that the results are
  * identical without shipping them). With `check` it rebuilds every worker's
  * tensor from the seed and compares the result with the float64 reference
- * (docs/rina.md §5). The tensors are the ring baseline's (`seededTensor`), so
+ * (docs/rina.md §5). The tensors are every worker's (`workerTensor`), so
  * runs compare algorithms on the same inputs.
  *
  * Exit status: 0 done, 1 the run failed (with the typed error), 2 bad arguments.
  */
 import { createHash } from 'node:crypto';
-import { seededTensor } from '../baseline/seeded-tensor.js';
+import { workerTensor } from '../baseline/sparse-tensor.js';
+import type { SentBytes } from '../allreduce.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
 import { openAtpWire } from '../atp/wire-args.js';
 import { KernelUdpAddressedTransport, snapshotTransportCounters, type TransportCounters } from '../transport/index.js';
@@ -33,7 +34,7 @@ export interface RinaWorkerReport {
   readonly role: string;
   readonly ringLength: number;
   readonly length: number;
-  readonly iterations: readonly RinaStats[];
+  readonly iterations: readonly (RinaStats & SentBytes)[];
   /** Wall-clock time of all the calls, in ms. */
   readonly elapsedMs: number;
   /** Retransmissions over all the calls. */
@@ -59,13 +60,14 @@ export async function runRinaWorker(options: RinaWorkerMainOptions, signal?: Abo
       elementsPerPacket: options.elementsPerPacket, firstEpoch: options.firstEpoch, timeoutMs: options.timeoutMs ?? timing.timeoutMs,
       backoff: timing.backoff, maxRetries: options.maxRetries ?? timing.maxRetries, closeTransport: true,
     });
-    const tensor = seededTensor(options.length, options.seed, options.rank);
-    const iterations: RinaStats[] = [];
+    const tensor = workerTensor(options.length, options.seed, options.rank, worker.worldSize, options.sparsity);
+    const iterations: (RinaStats & SentBytes)[] = [];
     let result: Float32Array = new Float32Array(0);
     const started = REAL_CLOCK.now();
     for (let i = 0; i < options.iterations; i++) {
+      const sentBefore = transport.counters.bytesOut;
       const outcome = await worker.allreduce(tensor, { signal });
-      iterations.push(outcome.stats);
+      iterations.push({ ...outcome.stats, bytesSent: transport.counters.bytesOut - sentBefore });
       result = outcome.result;
     }
     const elapsedMs = REAL_CLOCK.now() - started;
@@ -78,7 +80,8 @@ export async function runRinaWorker(options: RinaWorkerMainOptions, signal?: Abo
       transport: snapshotTransportCounters(transport.counters),
     };
     if (!options.check || options.length === 0) return report;
-    const tensors = Array.from({ length: worker.worldSize }, (_, rank) => (rank === options.rank ? tensor : seededTensor(options.length, options.seed, rank)));
+    const worldSize = worker.worldSize;
+    const tensors = Array.from({ length: worldSize }, (_, rank) => (rank === options.rank ? tensor : workerTensor(options.length, options.seed, rank, worldSize, options.sparsity)));
     return { ...report, check: checkRinaResult(result, tensors, callLayouts(options.length, worker.options).data) };
   } finally {
     await worker?.close();

@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { MAX_POOL_SLOTS, SWITCHML_DEFAULT_ELEMENTS, SWITCHML_MAX_WORKERS, SWITCHML_PORTS } from '../../wire/index.js';
 import type { WireHostAddress } from '../transport/index.js';
 import { SWITCHML_ERROR_CODES, SwitchMlError } from './switchml-error.js';
+import { parseSparsity, SPARSITY_OPTIONS, SPARSITY_USAGE } from '../baseline/sparsity-args.js';
+import type { Sparsity } from '../baseline/sparse-tensor.js';
 
 /** How the worker reaches the switch. */
 export type SwitchMlTransportSpec =
@@ -41,6 +43,8 @@ export interface SwitchMlWorkerMainOptions {
   /** Elements of the seeded tensor; worker r reduces seededTensor(length, seed, r). */
   readonly length: number;
   readonly seed: number | string;
+  /** Block-sparse input (the same tensors an OmniReduce job reduces); undefined: dense. */
+  readonly sparsity?: Sparsity;
   readonly iterations: number;
   readonly check: boolean;
   readonly json: boolean;
@@ -63,6 +67,7 @@ export const SWITCHML_WORKER_USAGE = `usage: switchml-worker --transport udp|wir
   --epoch E             epoch of the first call (0..255, default 0)
   --length L            float32 elements per tensor (default 1048576)
   --seed S              seed of the tensors (default 1)
+${SPARSITY_USAGE}
   --iterations K        allreduce calls (default 1)
   --check               compare with the float64 reference
   --json                print one JSON line`;
@@ -90,6 +95,7 @@ const OPTIONS = {
   epoch: { type: 'string' },
   length: { type: 'string' },
   seed: { type: 'string' },
+  ...SPARSITY_OPTIONS,
   iterations: { type: 'string' },
   check: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -190,6 +196,7 @@ export function parseSwitchMlWorkerArgs(argv: readonly string[]): SwitchMlWorker
     epoch: integer(values, 'epoch', 0, 255, 0),
     length: integer(values, 'length', 0, 0xffff_ffff, 1024 * 1024),
     seed: /^-?\d+$/.test(seedText) && Number.isSafeInteger(Number(seedText)) ? Number(seedText) : seedText,
+    sparsity: parseSparsity(values, bad),
     iterations: integer(values, 'iterations', 1, 1_000_000, 1),
     check: values.check === true,
     json: values.json === true,

@@ -8,15 +8,16 @@
  *
  * `runSwitchMlWorker(options)` returns the report; `switchMlWorkerMain` prints
  * it and returns an exit status (0 done, 1 failed, with the typed error's code
- * and message). The tensors are the ring baseline's (`seededTensor`), so the
- * demo can compare both algorithms on the same inputs.
+ * and message). The tensors are every worker's (`workerTensor`: seeded, dense or
+ * block-sparse), so the demo can compare algorithms on the same inputs.
  *
  *   node dist/src/agent/switchml/worker-main.js --transport udp --local 10.0.0.1:40000 --switch 10.0.0.254:48864 …
  *
  * runs it as a process (see worker-args.ts for the options).
  */
 import { createHash } from 'node:crypto';
-import { seededTensor } from '../baseline/seeded-tensor.js';
+import { workerTensor } from '../baseline/sparse-tensor.js';
+import type { SentBytes } from '../allreduce.js';
 import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
 import { type DatagramTransport, KernelUdpTransport, snapshotTransportCounters, type TransportCounters, UdpWireTransport } from '../transport/index.js';
 import { compareWithFloat64Sum, jobChunkExponents } from './quantisation.js';
@@ -31,7 +32,7 @@ export interface SwitchMlWorkerReport {
   readonly worldSize: number;
   readonly jobId: number;
   readonly length: number;
-  readonly iterations: readonly SwitchMlStats[];
+  readonly iterations: readonly (SwitchMlStats & SentBytes)[];
   /** SHA-256 of the last result's bytes. */
   readonly resultSha256: string;
   readonly transport: TransportCounters;
@@ -75,12 +76,13 @@ export async function runSwitchMlWorker(options: SwitchMlWorkerMainOptions, sign
       epoch: options.epoch,
       closeTransport: true,
     });
-    const tensor = seededTensor(options.length, options.seed, options.workerId);
-    const iterations: SwitchMlStats[] = [];
+    const tensor = workerTensor(options.length, options.seed, options.workerId, options.numWorkers, options.sparsity);
+    const iterations: (SwitchMlStats & SentBytes)[] = [];
     let result: Float32Array = new Float32Array(0);
     for (let i = 0; i < options.iterations; i++) {
+      const sentBefore = transport.counters.bytesOut;
       const outcome = await worker.allreduce(tensor, { signal });
-      iterations.push(outcome.stats);
+      iterations.push({ ...outcome.stats, bytesSent: transport.counters.bytesOut - sentBefore });
       result = outcome.result;
     }
     const report: SwitchMlWorkerReport = {
@@ -102,7 +104,7 @@ export async function runSwitchMlWorker(options: SwitchMlWorkerMainOptions, sign
 
 /** Rebuilds every worker's tensor and compares `result` with their float64 sum, element by element. */
 function checkResult(result: Float32Array, own: Float32Array, options: SwitchMlWorkerMainOptions): { maxAbsError: number; boundViolations: number } {
-  const tensors = Array.from({ length: options.numWorkers }, (_, rank) => (rank === options.workerId ? own : seededTensor(options.length, options.seed, rank)));
+  const tensors = Array.from({ length: options.numWorkers }, (_, rank) => (rank === options.workerId ? own : workerTensor(options.length, options.seed, rank, options.numWorkers, options.sparsity)));
   const perPacket = options.elementsPerPacket ?? 64;
   const { maxAbsError, violations } = compareWithFloat64Sum(result, tensors, jobChunkExponents(tensors, perPacket), perPacket);
   return { maxAbsError, boundViolations: violations };

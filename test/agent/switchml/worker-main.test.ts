@@ -46,6 +46,7 @@ describe('switchml worker arguments', () => {
       epoch: 0,
       length: 1048576,
       seed: 42,
+      sparsity: undefined,
       iterations: 1,
       check: true,
       json: false,
