@@ -1,0 +1,115 @@
+/*
+ * OMNIREDUCE_FOR_EACH_VALUE(OP) expands to OP(0) OP(1) ... OP(OMNIREDUCE_BLOCK - 1).
+ *
+ * P4-16 has no loops: the parser and the aggregation touch each value with
+ * a statement of its own, generated here by the preprocessor with a literal
+ * index (constant header-stack indices are what every P4 target accepts).
+ * Indices come in groups of eight; group g is present when OMNIREDUCE_BLOCK
+ * > 8 * g. omnireduce_headers.p4 defines OMNIREDUCE_BLOCK and rejects
+ * unsupported values.
+ */
+#ifndef P4INA_OMNIREDUCE_VALUES_P4
+#define P4INA_OMNIREDUCE_VALUES_P4
+
+#include "omnireduce_headers.p4"
+
+#if OMNIREDUCE_BLOCK > 0
+#define OMNIREDUCE_GROUP_0(OP) OP(0) OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7)
+#else
+#define OMNIREDUCE_GROUP_0(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 8
+#define OMNIREDUCE_GROUP_1(OP) OP(8) OP(9) OP(10) OP(11) OP(12) OP(13) OP(14) OP(15)
+#else
+#define OMNIREDUCE_GROUP_1(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 16
+#define OMNIREDUCE_GROUP_2(OP) OP(16) OP(17) OP(18) OP(19) OP(20) OP(21) OP(22) OP(23)
+#else
+#define OMNIREDUCE_GROUP_2(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 24
+#define OMNIREDUCE_GROUP_3(OP) OP(24) OP(25) OP(26) OP(27) OP(28) OP(29) OP(30) OP(31)
+#else
+#define OMNIREDUCE_GROUP_3(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 32
+#define OMNIREDUCE_GROUP_4(OP) OP(32) OP(33) OP(34) OP(35) OP(36) OP(37) OP(38) OP(39)
+#else
+#define OMNIREDUCE_GROUP_4(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 40
+#define OMNIREDUCE_GROUP_5(OP) OP(40) OP(41) OP(42) OP(43) OP(44) OP(45) OP(46) OP(47)
+#else
+#define OMNIREDUCE_GROUP_5(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 48
+#define OMNIREDUCE_GROUP_6(OP) OP(48) OP(49) OP(50) OP(51) OP(52) OP(53) OP(54) OP(55)
+#else
+#define OMNIREDUCE_GROUP_6(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 56
+#define OMNIREDUCE_GROUP_7(OP) OP(56) OP(57) OP(58) OP(59) OP(60) OP(61) OP(62) OP(63)
+#else
+#define OMNIREDUCE_GROUP_7(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 64
+#define OMNIREDUCE_GROUP_8(OP) OP(64) OP(65) OP(66) OP(67) OP(68) OP(69) OP(70) OP(71)
+#else
+#define OMNIREDUCE_GROUP_8(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 72
+#define OMNIREDUCE_GROUP_9(OP) OP(72) OP(73) OP(74) OP(75) OP(76) OP(77) OP(78) OP(79)
+#else
+#define OMNIREDUCE_GROUP_9(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 80
+#define OMNIREDUCE_GROUP_10(OP) OP(80) OP(81) OP(82) OP(83) OP(84) OP(85) OP(86) OP(87)
+#else
+#define OMNIREDUCE_GROUP_10(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 88
+#define OMNIREDUCE_GROUP_11(OP) OP(88) OP(89) OP(90) OP(91) OP(92) OP(93) OP(94) OP(95)
+#else
+#define OMNIREDUCE_GROUP_11(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 96
+#define OMNIREDUCE_GROUP_12(OP) OP(96) OP(97) OP(98) OP(99) OP(100) OP(101) OP(102) OP(103)
+#else
+#define OMNIREDUCE_GROUP_12(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 104
+#define OMNIREDUCE_GROUP_13(OP) OP(104) OP(105) OP(106) OP(107) OP(108) OP(109) OP(110) OP(111)
+#else
+#define OMNIREDUCE_GROUP_13(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 112
+#define OMNIREDUCE_GROUP_14(OP) OP(112) OP(113) OP(114) OP(115) OP(116) OP(117) OP(118) OP(119)
+#else
+#define OMNIREDUCE_GROUP_14(OP)
+#endif
+#if OMNIREDUCE_BLOCK > 120
+#define OMNIREDUCE_GROUP_15(OP) OP(120) OP(121) OP(122) OP(123) OP(124) OP(125) OP(126) OP(127)
+#else
+#define OMNIREDUCE_GROUP_15(OP)
+#endif
+
+#define OMNIREDUCE_FOR_EACH_VALUE(OP) \
+    OMNIREDUCE_GROUP_0(OP) \
+    OMNIREDUCE_GROUP_1(OP) \
+    OMNIREDUCE_GROUP_2(OP) \
+    OMNIREDUCE_GROUP_3(OP) \
+    OMNIREDUCE_GROUP_4(OP) \
+    OMNIREDUCE_GROUP_5(OP) \
+    OMNIREDUCE_GROUP_6(OP) \
+    OMNIREDUCE_GROUP_7(OP) \
+    OMNIREDUCE_GROUP_8(OP) \
+    OMNIREDUCE_GROUP_9(OP) \
+    OMNIREDUCE_GROUP_10(OP) \
+    OMNIREDUCE_GROUP_11(OP) \
+    OMNIREDUCE_GROUP_12(OP) \
+    OMNIREDUCE_GROUP_13(OP) \
+    OMNIREDUCE_GROUP_14(OP) \
+    OMNIREDUCE_GROUP_15(OP)
+
+#endif /* P4INA_OMNIREDUCE_VALUES_P4 */
