@@ -3,9 +3,9 @@
 // compared (as "ip:port payload-hex" lines, sorted), beside the switch's
 // frames decoded.
 import type { CapturedFrame } from '../../../e2e/switchml/support/capture-port.js';
-import { ipv4ToText, type OmniReducePacket } from '../../../../src/wire/index.js';
+import { ipv4ToText, parseUdpFrame, type OmniReducePacket } from '../../../../src/wire/index.js';
 import { HostReference, type Sent } from './host-reference.js';
-import { decodeOmniFrame, omniFrame, omniPayload, type MessageSpec } from './omnireduce-network.js';
+import { decodeOmniFrame, omniFrame, type MessageSpec } from './omnireduce-network.js';
 import type { OmniReduceRig } from './omnireduce-rig.js';
 
 export interface Emitted {
@@ -43,10 +43,17 @@ export class Lockstep {
     readonly host: HostReference,
   ) {}
 
-  /** The message into both; what the switch emitted (decoded) and what the host sent. */
+  /**
+   * The message into both; what the switch emitted (decoded) and what the
+   * host sent. The host gets the UDP payload of the very frame the switch
+   * got, or nothing when that frame is not a whole UDP datagram (a socket
+   * would never deliver it).
+   */
   send(spec: MessageSpec): { out: Emitted[]; host: Sent[] } {
-    const out = emitted(this.rig.send(spec.from.switchPort, omniFrame(spec)));
-    const host = this.host.receive(spec.from, omniPayload(spec));
+    const frame = omniFrame(spec);
+    const out = emitted(this.rig.send(spec.from.switchPort, frame));
+    const f = parseUdpFrame(frame);
+    const host = f.ok ? this.host.receive(spec.from, frame.subarray(f.payloadOffset, f.payloadOffset + f.payloadLength)) : [];
     return { out, host };
   }
 
