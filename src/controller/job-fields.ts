@@ -28,7 +28,7 @@ function address(r: ObjectReader, key: string, parse: (text: string) => Parsed<n
 }
 
 /** host and/or ip, and the UDP port, of a worker or a service. */
-function readPlace(r: ObjectReader, style: KeyStyle, what: string): { host: string | undefined; ip: number | undefined; udpPort: number | undefined } {
+export function readPlace(r: ObjectReader, style: KeyStyle, what: string): { host: string | undefined; ip: number | undefined; udpPort: number | undefined } {
   const k = style.key;
   if (!r.has('host') && !r.has('ip')) {
     r.log.add(C.JOB_MISSING_FIELD, r.path, `${what} needs "host" (a topology host) or "ip" (its address)`);

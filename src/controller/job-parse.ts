@@ -11,6 +11,7 @@ import { ControllerError, ControllerErrorCode as C, ProblemLog } from './errors.
 import { ObjectReader } from './json-reader.js';
 import { ATP_DEFAULT_POOL, ATP_MAX_POOL } from './atp-limits.js';
 import { checkAtpFields, readAtpOptions } from './job-atp-fields.js';
+import { OMNIREDUCE_DEFAULT_BLOCK, OMNIREDUCE_DEFAULT_SLOTS, readOmniReduceOptions } from './job-omnireduce-fields.js';
 import { readEndpoint, readTimeouts, readWorkers, type KeyStyle } from './job-fields.js';
 import {
   ALGORITHMS,
@@ -24,10 +25,11 @@ import {
   type JobSpecInput,
 } from './job.js';
 
+// OmniReduce's aggregators are its own business (job-omnireduce-fields.ts).
 const needsParameterServer = (algorithm: Algorithm, fallback: Fallback): boolean =>
-  algorithm === 'ps' || algorithm === 'atp' || algorithm === 'omnireduce' || (fallback === 'ps' && (algorithm === 'switchml' || algorithm === 'rina'));
+  algorithm === 'ps' || algorithm === 'atp' || (fallback === 'ps' && (algorithm === 'switchml' || algorithm === 'rina' || algorithm === 'omnireduce'));
 
-const JOB_FIELDS = ['id', 'name', 'algorithm', 'workers', 'pool_size', 'elements_per_packet', 'timeouts', 'fallback', 'parameter_server', 'atp'];
+const JOB_FIELDS = ['id', 'name', 'algorithm', 'workers', 'pool_size', 'elements_per_packet', 'timeouts', 'fallback', 'parameter_server', 'atp', 'omnireduce'];
 
 function readJob(value: unknown, style: KeyStyle, source: string | undefined): JobSpec {
   const log = new ProblemLog();
@@ -43,27 +45,31 @@ function readJob(value: unknown, style: KeyStyle, source: string | undefined): J
   const algorithm = r.oneOf(k('algorithm'), ALGORITHMS);
   const workers = readWorkers(r, style);
   const isAtp = algorithm === 'atp';
+  const isOmniReduce = algorithm === 'omnireduce';
   // ATP hashes over a shared pool (16-bit aggregator indices); SwitchML reserves a range (15-bit slot indices).
   const poolSize = isAtp
     ? (r.integer(k('pool_size'), 1, ATP_MAX_POOL, ' (aggregators of the shared pool, a 16-bit index)') ?? (r.has(k('pool_size')) ? undefined : ATP_DEFAULT_POOL))
-    : (r.integer(k('pool_size'), 1, MAX_JOB_SLOTS, ' (a 15-bit slot index)') ?? (r.has(k('pool_size')) ? undefined : DEFAULT_POOL_SIZE));
+    : (r.integer(k('pool_size'), 1, MAX_JOB_SLOTS, ' (a 15-bit slot index)') ?? (r.has(k('pool_size')) ? undefined : isOmniReduce ? OMNIREDUCE_DEFAULT_SLOTS : DEFAULT_POOL_SIZE));
   const maxElements = maxElementsPerPacket(algorithm ?? 'switchml');
   const elements =
     r.integer(k('elements_per_packet'), 1, maxElements, ` (a ${algorithm ?? 'switchml'} packet must fit a ${MTU}-byte MTU)`) ??
-    (r.has(k('elements_per_packet')) ? undefined : SWITCHML_DEFAULT_ELEMENTS);
+    (r.has(k('elements_per_packet')) ? undefined : isOmniReduce ? OMNIREDUCE_DEFAULT_BLOCK : SWITCHML_DEFAULT_ELEMENTS);
   const timeouts = readTimeouts(r, style);
   const fallback = r.oneOf(k('fallback'), FALLBACKS) ?? 'ring';
   const parameterServer = readEndpoint(r, style, k('parameter_server'));
   const atp = readAtpOptions(r, style, isAtp, timeouts, poolSize);
   if (isAtp) checkAtpFields(r, style, id, workers, parameterServer);
+  const omnireduce = readOmniReduceOptions(r, style, isOmniReduce, r.has(k('pool_size')) ? poolSize : undefined, parameterServer);
   if (algorithm !== undefined && needsParameterServer(algorithm, fallback) && !r.has(k('parameter_server'))) {
-    const why = algorithm === 'omnireduce' ? 'OmniReduce aggregates on a host' : algorithm === 'ps' || algorithm === 'atp' ? `${algorithm} sends to a parameter server` : 'the fallback is "ps"';
+    const why = algorithm === 'ps' || algorithm === 'atp' ? `${algorithm} sends to a parameter server` : 'the fallback is "ps"';
     log.add(C.JOB_NEEDS_PARAMETER_SERVER, r.at(k('parameter_server')), `${why}; add ${k('parameter_server')}: { "host": "h5", "${k('udp_port')}": 48880 }`);
   }
-  if (!log.empty || id === undefined || algorithm === undefined || !workers || poolSize === undefined || elements === undefined || !timeouts || (isAtp && !atp)) {
+  if (!log.empty || id === undefined || algorithm === undefined || !workers || poolSize === undefined || elements === undefined || !timeouts || (isAtp && !atp) || (isOmniReduce && !omnireduce)) {
     return failed(log, source);
   }
-  return { id, name, algorithm, workers, poolSize, elementsPerPacket: elements, timeouts, fallback, parameterServer, atp };
+  // Shards listed without a pool_size set the slot count.
+  const slots = omnireduce && omnireduce.shards.length > 0 && !r.has(k('pool_size')) ? omnireduce.shards.reduce((n, s) => n + s.slotCount, 0) : poolSize;
+  return { id, name, algorithm, workers, poolSize: slots, elementsPerPacket: elements, timeouts, fallback, parameterServer, atp, ...(omnireduce ? { omnireduce } : {}) };
 }
 
 function failed(log: ProblemLog, source: string | undefined): never {

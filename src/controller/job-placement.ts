@@ -26,12 +26,20 @@ export interface PlacedWorker extends PlacedHost {
   readonly rank: number;
 }
 
+/** An OmniReduce aggregator shard on its host, with the slots it owns. */
+export interface PlacedShard extends PlacedHost {
+  readonly firstSlot: number;
+  readonly slotCount: number;
+}
+
 export interface PlacedJob {
   readonly job: JobSpec;
   readonly topology: Topology;
   /** By rank. */
   readonly workers: readonly PlacedWorker[];
   readonly parameterServer: PlacedHost | undefined;
+  /** OmniReduce's host aggregators in slot order; empty for other algorithms. */
+  readonly shards: readonly PlacedShard[];
 }
 
 interface Wanted {
@@ -87,6 +95,13 @@ export function placeJob(topology: Topology, job: JobSpec): PlacedJob {
     const host = findHost(topology, job.parameterServer, '$.parameter_server', log);
     if (host) parameterServer = place(topology, host, job.parameterServer.udpPort, rackOf);
   }
+  const shards: PlacedShard[] = [];
+  job.omnireduce?.shards.forEach((shard, index) => {
+    // The one-shard short form is the parameter server; a list names its own entries.
+    const path = job.parameterServer ? '$.parameter_server' : jsonPath('$.omnireduce.shards', index);
+    const host = findHost(topology, shard, path, log);
+    if (host) shards.push({ ...place(topology, host, shard.udpPort, rackOf), firstSlot: shard.firstSlot, slotCount: shard.slotCount });
+  });
   log.throwIfAny();
-  return { job, topology, workers, parameterServer };
+  return { job, topology, workers, parameterServer, shards };
 }

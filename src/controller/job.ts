@@ -71,6 +71,24 @@ export interface AtpJobOptions {
   readonly poolBase: number;
 }
 
+/** Where an OmniReduce job aggregates when it can choose. */
+export type OmniReduceAggregator = 'hosts' | 'switch';
+export const OMNIREDUCE_AGGREGATORS: readonly OmniReduceAggregator[] = ['hosts', 'switch'];
+
+/** One host aggregator process and the slots it owns (consecutive ranges, in list order). */
+export interface OmniReduceShard extends JobEndpoint {
+  readonly firstSlot: number;
+  readonly slotCount: number;
+}
+
+export interface OmniReduceJobOptions {
+  readonly aggregator: OmniReduceAggregator;
+  /** A block whose every |x| is at most this is not sent (0: only all-zero blocks; lossless). */
+  readonly zeroThreshold: number;
+  /** Host aggregators covering slots 0..S−1; empty when the job aggregates in a switch only. */
+  readonly shards: readonly OmniReduceShard[];
+}
+
 export interface JobSpec {
   readonly id: number;
   readonly name: string | undefined;
@@ -86,6 +104,8 @@ export interface JobSpec {
   readonly parameterServer: JobEndpoint | undefined;
   /** ATP jobs only (defaults filled in); undefined for every other algorithm. */
   readonly atp: AtpJobOptions | undefined;
+  /** OmniReduce jobs only (defaults filled in): where it aggregates, its shards, its zero threshold. */
+  readonly omnireduce?: OmniReduceJobOptions;
 }
 
 /** The TypeScript form of a job spec: addresses as text, optional fields defaulted. */
@@ -100,6 +120,7 @@ export interface JobSpecInput {
   readonly fallback?: Fallback;
   readonly parameterServer?: { host?: string; ip?: string; udpPort: number };
   readonly atp?: Partial<AtpJobOptions>;
+  readonly omnireduce?: { aggregator?: OmniReduceAggregator; zeroThreshold?: number; shards?: readonly { host?: string; ip?: string; udpPort: number; slots: number }[] };
 }
 
 export const DEFAULT_POOL_SIZE = 256;

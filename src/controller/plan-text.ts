@@ -45,7 +45,13 @@ export function formatRolloutPlan(plan: RolloutPlan): string {
       lines.push(`    ${p.switch} (${p.scope === 'rack' ? `rack ${p.rack}` : 'whole job'}${slots}): ranks ${p.members.map((m) => m.rank).join(',')}`);
     }
   }
-  if (plan.parameterServer) lines.push(`  host aggregator: ${plan.parameterServer.host} (${ipv4ToText(plan.parameterServer.ip)}:${plan.parameterServer.udpPort})`);
+  const shards = plan.omnireduce?.shards ?? [];
+  if (shards.length > 0) {
+    for (const s of shards) lines.push(`  host aggregator: ${s.host} (${ipv4ToText(s.ip)}:${s.udpPort}), slots ${s.firstSlot}..${s.firstSlot + s.slotCount - 1}`);
+  } else if (plan.parameterServer) {
+    lines.push(`  host aggregator: ${plan.parameterServer.host} (${ipv4ToText(plan.parameterServer.ip)}:${plan.parameterServer.udpPort})`);
+  }
+  if (plan.omnireduce) lines.push(`  OmniReduce: blocks of ${plan.omnireduce.blockSize} elements over ${plan.omnireduce.slots} slots, zero threshold ${plan.omnireduce.zeroThreshold}`);
   lines.push(...ringLines(plan), ...atpLines(plan));
   lines.push('  workers:', ...plan.workers.map(workerLine));
   lines.push('  why:', ...plan.reasons.map((r) => `    - ${r}`));

@@ -70,14 +70,13 @@ export function ringPlan(placed: PlacedJob, requested: Algorithm, reasons: reado
   };
 }
 
-/** Every worker sends to a host aggregator (parameter server or OmniReduce's aggregator): no switch state. */
-export function hostAggregatorPlan(placed: PlacedJob, requested: Algorithm, runs: 'ps' | 'omnireduce', reasons: readonly string[]): RolloutPlan {
+/** Every worker sends to the parameter server: no switch state. */
+export function parameterServerPlan(placed: PlacedJob, requested: Algorithm, reasons: readonly string[]): RolloutPlan {
   const ps = placed.parameterServer!;
-  const what = runs === 'ps' ? 'the parameter server' : 'the OmniReduce aggregator';
   return {
     jobId: placed.job.id,
     requested,
-    runs,
+    runs: 'ps',
     inNetwork: 'none',
     aggregationPoints: [],
     workers: placed.workers.map((w) => workerPlan(w, { role: 'to-host-aggregator' })),
@@ -85,7 +84,7 @@ export function hostAggregatorPlan(placed: PlacedJob, requested: Algorithm, runs
     expectedRingLength: undefined,
     parameterServer: ps,
     atp: undefined,
-    reasons: [...reasons, `${plural(placed.workers.length, 'worker')} send to ${what} on ${ps.host}, with no switch state`],
+    reasons: [...reasons, `${plural(placed.workers.length, 'worker')} send to the parameter server on ${ps.host}, with no switch state`],
   };
 }
 
@@ -93,5 +92,5 @@ export function hostAggregatorPlan(placed: PlacedJob, requested: Algorithm, runs
 export function fallbackPlan(placed: PlacedJob, reasons: readonly string[]): RolloutPlan {
   const requested = placed.job.algorithm;
   const why = [...reasons, `no switch can aggregate for ${requested}: falling back to ${placed.job.fallback === 'ps' ? 'a parameter server' : 'ring AllReduce'}`];
-  return placed.job.fallback === 'ps' ? hostAggregatorPlan(placed, requested, 'ps', why) : ringPlan(placed, requested, why);
+  return placed.job.fallback === 'ps' ? parameterServerPlan(placed, requested, why) : ringPlan(placed, requested, why);
 }

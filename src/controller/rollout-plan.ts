@@ -7,7 +7,7 @@
  */
 import type { AtpPlan } from './atp-plan.js';
 import type { Algorithm } from './job.js';
-import type { PlacedHost } from './job-placement.js';
+import type { PlacedHost, PlacedShard } from './job-placement.js';
 
 export type WorkerRole =
   /** Sends its data to a switch that aggregates it (SwitchML's switch, ATP's rack ToR). */
@@ -70,6 +70,18 @@ export interface RingMember {
   readonly rack: string;
 }
 
+/** What OmniReduce's workers and aggregators need from the plan (docs/omnireduce.md). */
+export interface OmniReducePlan {
+  /** 'switch': the plan's one aggregation point runs p4/omnireduce.p4; 'hosts': the shards aggregate. */
+  readonly aggregator: 'switch' | 'hosts';
+  /** Elements per block (the job's elements per packet) and the job's slot count S. */
+  readonly blockSize: number;
+  readonly slots: number;
+  readonly zeroThreshold: number;
+  /** With 'hosts': the shards in slot order; with 'switch': empty. */
+  readonly shards: readonly PlacedShard[];
+}
+
 export interface RolloutPlan {
   readonly jobId: number;
   /** The algorithm the job asked for. */
@@ -88,6 +100,8 @@ export interface RolloutPlan {
   readonly parameterServer: PlacedHost | undefined;
   /** ATP's levels, bits and contributors; undefined for other algorithms. */
   readonly atp: AtpPlan | undefined;
+  /** Where a running OmniReduce job aggregates, and its block layout; absent for other algorithms and fallbacks. */
+  readonly omnireduce?: OmniReducePlan;
   /** Why, in order: one line per decision (per rack where racks differ), then the outcome. */
   readonly reasons: readonly string[];
 }

@@ -28,13 +28,25 @@ export type AncestorRule = 'every-path' | 'some-shortest-path';
 
 const TIER = { tor: 0, spine: 1, core: 2 };
 
-function aggregateAt(placed: PlacedJob, sw: TopologySwitch, reasons: string[]): RolloutPlan {
+/**
+ * What differs between the algorithms that aggregate a whole job in one
+ * switch (SwitchML, OmniReduce's switch variant): the name, the workers one
+ * switch can track, and what runs where no switch can.
+ */
+export interface OneSwitchRule {
+  readonly algorithm: 'switchml' | 'omnireduce';
+  readonly maxWorkers: number;
+  readonly ancestorRule: AncestorRule;
+  readonly noSwitch: (reasons: readonly string[]) => RolloutPlan;
+}
+
+function aggregateAt(placed: PlacedJob, sw: TopologySwitch, rule: OneSwitchRule, reasons: string[]): RolloutPlan {
   const members = membersAt(placed, sw.name, placed.workers, (w) => w.rank);
   const outcome = `${sw.name} aggregates all ${plural(placed.workers.length, 'worker')} of job ${placed.job.id}`;
   return {
     jobId: placed.job.id,
-    requested: 'switchml',
-    runs: 'switchml',
+    requested: placed.job.algorithm,
+    runs: rule.algorithm,
     inNetwork: 'full',
     aggregationPoints: [{ switch: sw.name, scope: 'job', rack: sw.role === 'tor' ? sw.rack : undefined, slots: placed.job.poolSize, members, reason: reasons[0]! }],
     workers: placed.workers.map((w) => workerPlan(w, { role: 'switch-aggregated', aggregationPoint: sw.name, workerId: w.rank })),
@@ -65,34 +77,39 @@ function nearest(placed: PlacedJob, candidates: readonly TopologySwitch[]): Topo
   return [...candidates].sort((x, y) => cost(x) - cost(y) || TIER[x.role] - TIER[y.role] || compareNames(x.name, y.name))[0]!;
 }
 
-function acrossRacks(placed: PlacedJob, groups: readonly RackGroup[], rule: AncestorRule): RolloutPlan {
+function acrossRacks(placed: PlacedJob, groups: readonly RackGroup[], rule: OneSwitchRule): RolloutPlan {
   const rackList = listNames(groups.map((g) => g.rack));
   const span = `workers span racks ${rackList}`;
-  const where = rule === 'every-path' ? 'on every path' : 'on a shortest path';
-  const ancestors = commonAncestors(placed, groups.map((g) => g.tor), rule);
+  const where = rule.ancestorRule === 'every-path' ? 'on every path' : 'on a shortest path';
+  const ancestors = commonAncestors(placed, groups.map((g) => g.tor), rule.ancestorRule);
   if (ancestors.length === 0) {
-    return fallbackPlan(placed, [`${span}, and no spine or core switch is ${where} between them`]);
+    return rule.noSwitch([`${span}, and no spine or core switch is ${where} between them`]);
   }
   const capable = ancestors.filter((sw) => sw.ina);
   if (capable.length === 0) {
     const names = listNames(ancestors.map((sw) => `${sw.role} ${sw.name}`).sort(compareNames));
-    return fallbackPlan(placed, [`${span}; ${names} ${ancestors.length === 1 ? 'is' : 'are'} ${where} between them but not INA-capable`]);
+    return rule.noSwitch([`${span}; ${names} ${ancestors.length === 1 ? 'is' : 'are'} ${where} between them but not INA-capable`]);
   }
   const chosen = nearest(placed, capable);
   const others = capable.length > 1 ? ` (nearest of ${listNames(capable.map((sw) => sw.name).sort(compareNames))})` : '';
-  return aggregateAt(placed, chosen, [`${span}; ${chosen.role} ${chosen.name} is INA-capable and ${where} between them${others}`]);
+  return aggregateAt(placed, chosen, rule, [`${span}; ${chosen.role} ${chosen.name} is INA-capable and ${where} between them${others}`]);
 }
 
-export function planSwitchMl(placed: PlacedJob, rule: AncestorRule): RolloutPlan {
+/** One switch for the whole job, as `rule` says, or what runs without one. */
+export function planOneSwitch(placed: PlacedJob, rule: OneSwitchRule): RolloutPlan {
   const n = placed.workers.length;
-  if (n > SWITCHML_MAX_WORKERS) {
-    return fallbackPlan(placed, [`${n} workers exceed the ${SWITCHML_MAX_WORKERS} that one switch's seen bitmap can track`]);
+  if (n > rule.maxWorkers) {
+    return rule.noSwitch([`${n} workers exceed the ${rule.maxWorkers} that one switch's seen bitmap can track`]);
   }
   const groups = rackGroups(placed);
   if (groups.length > 1) return acrossRacks(placed, groups, rule);
   const only = groups[0]!;
   const tor = placed.topology.switches.get(only.tor)!;
   const all = `all ${plural(n, 'worker')} ${n === 1 ? 'is' : 'are'} in rack ${only.rack}`;
-  if (!tor.ina) return fallbackPlan(placed, [`${all}, whose ToR ${tor.name} is not INA-capable`]);
-  return aggregateAt(placed, tor, [`${all}, whose ToR ${tor.name} is INA-capable`]);
+  if (!tor.ina) return rule.noSwitch([`${all}, whose ToR ${tor.name} is not INA-capable`]);
+  return aggregateAt(placed, tor, rule, [`${all}, whose ToR ${tor.name} is INA-capable`]);
+}
+
+export function planSwitchMl(placed: PlacedJob, ancestorRule: AncestorRule): RolloutPlan {
+  return planOneSwitch(placed, { algorithm: 'switchml', maxWorkers: SWITCHML_MAX_WORKERS, ancestorRule, noSwitch: (reasons) => fallbackPlan(placed, reasons) });
 }

@@ -9,21 +9,23 @@
  *               parameter server at level 1, the parameter server for the rest (rollout-atp.ts)
  *   rina        INA racks as abstracted ring members, other workers individually (rollout-rina.ts)
  *   hierarchical  every rack reduced on its lowest rank, a ring of those leaders; no switch state (rollout-hierarchical.ts)
- *   omnireduce  host aggregators, no switch state
+ *   omnireduce  host aggregator shards, or with "aggregator": "switch" one switch as
+ *               SwitchML's, the shards where none can (rollout-omnireduce.ts)
  *   ring, ps    no switch state
  */
 import type { JobSpec } from './job.js';
 import { placeJob } from './job-placement.js';
-import { hostAggregatorPlan, ringPlan } from './rollout-common.js';
+import { parameterServerPlan, ringPlan } from './rollout-common.js';
 import type { RolloutPlan } from './rollout-plan.js';
 import { planAtp, type AtpRolloutOptions } from './rollout-atp.js';
 import { planHierarchical } from './rollout-hierarchical.js';
+import { planOmniReduce } from './rollout-omnireduce.js';
 import { planRina } from './rollout-rina.js';
 import { planSwitchMl, type AncestorRule } from './rollout-switchml.js';
 import type { Topology } from './topology.js';
 
 export interface RolloutOptions extends AtpRolloutOptions {
-  /** Which switches may aggregate a SwitchML job spanning racks (default 'every-path'); see rollout-switchml.ts. */
+  /** Which switches may aggregate a SwitchML (or OmniReduce switch) job spanning racks (default 'every-path'); see rollout-switchml.ts. */
   readonly ancestorRule?: AncestorRule;
 }
 
@@ -40,9 +42,9 @@ export function planRollout(topology: Topology, job: JobSpec, options: RolloutOp
     case 'hierarchical':
       return planHierarchical(placed);
     case 'omnireduce':
-      return hostAggregatorPlan(placed, 'omnireduce', 'omnireduce', ['OmniReduce aggregates on hosts, as in the paper']);
+      return planOmniReduce(placed, options.ancestorRule ?? 'every-path');
     case 'ps':
-      return hostAggregatorPlan(placed, 'ps', 'ps', []);
+      return parameterServerPlan(placed, 'ps', []);
     case 'ring':
       return ringPlan(placed, 'ring', []);
   }
