@@ -21,6 +21,7 @@ export * from './atp-plan.js';
 export * from './atp-limits.js';
 export * from './atp-agents.js';
 export * from './rina-agents.js';
+export * from './omnireduce-agents.js';
 export * from './rollout-stages.js';
 export * from './capacity-limits.js';
 export * from './capacity.js';

@@ -4,7 +4,7 @@
  * can aggregate.
  */
 import { describe, expect, test } from 'vitest';
-import { defineJob, parseJobSpec, planRollout, withInaSwitches } from '../../src/controller/index.js';
+import { defineJob, omniReduceAgentCommands, parseJobSpec, planRollout, withInaSwitches } from '../../src/controller/index.js';
 import { formatRolloutPlan } from '../../src/controller/plan-text.js';
 import { fixture, problemsOf } from './helpers.js';
 
@@ -104,5 +104,39 @@ describe('OmniReduce plans', () => {
   test('switch across racks: an INA-capable spine on every path, as for SwitchML', () => {
     const spec = parseJobSpec({ ...base({ omnireduce: { aggregator: 'switch' } }), workers: [{ rank: 0, host: 'h1', udp_port: 1 }, { rank: 1, host: 'h3', udp_port: 1 }] });
     expect(planRollout(withInaSwitches(oneSpine, ['s3']), spec).aggregationPoints.map((p) => p.switch)).toEqual(['s3']);
+  });
+});
+
+describe('OmniReduce agents from the plan', () => {
+  const shards = [
+    { host: 'h3', udp_port: 48880, slots: 2 },
+    { host: 'h4', udp_port: 48881, slots: 6 },
+  ];
+
+  test('hosts: each shard listens where the workers send, owns its range, and knows the workers in rank order', () => {
+    const spec = parseJobSpec(base({ elements_per_packet: 64, omnireduce: { shards, zero_threshold: 0.5 } }));
+    const commands = omniReduceAgentCommands(spec, planRollout(oneSpine, spec), oneSpine);
+    const aggregators = ['--aggregator', '10.0.2.1:48880@0+2', '--aggregator', '10.0.2.2:48881@2+6'];
+    expect(commands.workers).toEqual([
+      { rank: 0, host: 'h1', args: ['--local', '10.0.1.1:48864', '--rank', '0', '--workers', '2', ...aggregators, '--block-size', '64', '--zero-threshold', '0.5'] },
+      { rank: 1, host: 'h2', args: ['--local', '10.0.1.2:48864', '--rank', '1', '--workers', '2', ...aggregators, '--block-size', '64', '--zero-threshold', '0.5'] },
+    ]);
+    expect(commands.aggregators).toEqual([
+      { host: 'h3', firstSlot: 0, slotCount: 2, args: ['--listen', '10.0.2.1:48880', '--workers', '10.0.1.1:48864,10.0.1.2:48864', '--first-slot', '0', '--slots', '2', '--block-size', '64'] },
+      { host: 'h4', firstSlot: 2, slotCount: 6, args: ['--listen', '10.0.2.2:48881', '--workers', '10.0.1.1:48864,10.0.1.2:48864', '--first-slot', '2', '--slots', '6', '--block-size', '64'] },
+    ]);
+  });
+
+  test('switch: one aggregator, the switch\'s own address on the OmniReduce port block, owning every slot', () => {
+    const topology = withInaSwitches(oneSpine, ['s1']);
+    const spec = parseJobSpec(base({ pool_size: 16, omnireduce: { aggregator: 'switch' } }));
+    const commands = omniReduceAgentCommands(spec, planRollout(topology, spec), topology);
+    expect(commands.aggregators).toEqual([]);
+    expect(commands.workers[1]!.args).toEqual(['--local', '10.0.1.2:48864', '--rank', '1', '--workers', '2', '--aggregator', `10.0.1.254:${0xbef0}@0+16`, '--block-size', '256', '--zero-threshold', '0']);
+  });
+
+  test('a plan that falls back runs other agents', () => {
+    const spec = parseJobSpec(base({ omnireduce: { aggregator: 'switch' } }));
+    expect(() => omniReduceAgentCommands(spec, planRollout(oneSpine, spec), oneSpine)).toThrow(/runs ring, not OmniReduce/);
   });
 });
