@@ -9,6 +9,8 @@ import { atpWorkerCommand } from '../agent/atp/worker-main.js';
 import { hierarchicalWorkerMain } from '../agent/baseline/hierarchical-worker-main.js';
 import { psMain } from '../agent/baseline/ps-main.js';
 import { ringWorkerMain } from '../agent/baseline/ring-worker-main.js';
+import { omniReduceAggregatorCommand } from '../agent/omnireduce/aggregator-main.js';
+import { omniReduceWorkerCommand } from '../agent/omnireduce/worker-main.js';
 import { rinaWorkerCommand } from '../agent/rina/worker-main.js';
 import { CONSOLE_IO, type MainIo } from '../agent/baseline/worker-process.js';
 import { switchMlWorkerCommand } from '../agent/switchml/worker-main.js';
@@ -27,6 +29,10 @@ kinds:
   hierarchical-worker
                a hierarchical AllReduce worker over TCP (reduce in the rack, ring among rack leaders, broadcast)
   rina-worker  a Rina worker: ring AllReduce in which INA racks are single members (UDP or a UDP wire)
+  omnireduce-worker
+               an OmniReduce worker: sends only its non-zero blocks to host aggregators (UDP or a UDP wire)
+  omnireduce-aggregator
+               an OmniReduce host aggregator owning a range of slots of one job (UDP or a UDP wire)
 
 Run "p4ina agent <kind> --help" for the kind's options.
 `;
@@ -43,6 +49,8 @@ export const AGENT_KINDS: Readonly<Record<string, AgentMain>> = {
   'ps-worker': (argv, io, signal) => psMain(['--role', 'worker', ...withoutRole(argv)], io, signal),
   'hierarchical-worker': (argv, io, signal) => hierarchicalWorkerMain(argv, io, signal),
   'rina-worker': (argv, io, signal) => rinaWorkerCommand(argv, io, signal),
+  'omnireduce-worker': (argv, io, signal) => omniReduceWorkerCommand(argv, io, signal),
+  'omnireduce-aggregator': (argv, io, signal) => omniReduceAggregatorCommand(argv, io, signal),
 };
 
 /** The kind already fixes the role; a --role given anyway would contradict or repeat it. */

@@ -18,14 +18,14 @@ async function freeTcpPort(): Promise<number> {
 }
 
 describe('p4ina agent', () => {
-  test('the eight kinds', () => {
-    expect(Object.keys(AGENT_KINDS)).toEqual(['switchml', 'atp-worker', 'atp-ps', 'ring', 'ps-server', 'ps-worker', 'hierarchical-worker', 'rina-worker']);
+  test('the ten kinds', () => {
+    expect(Object.keys(AGENT_KINDS)).toEqual(['switchml', 'atp-worker', 'atp-ps', 'ring', 'ps-server', 'ps-worker', 'hierarchical-worker', 'rina-worker', 'omnireduce-worker', 'omnireduce-aggregator']);
   });
 
   test('--help: 0 and the kinds on stdout; nothing: 2 and the usage on stderr', async () => {
     const help = capture();
     expect(await runAgent(['--help'], help.io)).toBe(0);
-    expect(help.out.join('\n')).toMatch(/switchml[\s\S]*atp-worker[\s\S]*atp-ps[\s\S]*ring[\s\S]*ps-server[\s\S]*ps-worker[\s\S]*hierarchical-worker/);
+    expect(help.out.join('\n')).toMatch(/switchml[\s\S]*atp-worker[\s\S]*atp-ps[\s\S]*ring[\s\S]*ps-server[\s\S]*ps-worker[\s\S]*hierarchical-worker[\s\S]*omnireduce-worker[\s\S]*omnireduce-aggregator/);
     const none = capture();
     expect(await runAgent([], none.io)).toBe(2);
     expect(none.err.join('\n')).toContain('usage: p4ina agent');
@@ -34,11 +34,11 @@ describe('p4ina agent', () => {
   test('an unknown kind is 2, naming the kinds', async () => {
     const c = capture();
     expect(await runAgent(['switchm'], c.io)).toBe(2);
-    expect(c.err[0]).toBe('p4ina agent: unknown kind "switchm"; choose one of switchml, atp-worker, atp-ps, ring, ps-server, ps-worker, hierarchical-worker, rina-worker');
+    expect(c.err[0]).toBe('p4ina agent: unknown kind "switchm"; choose one of switchml, atp-worker, atp-ps, ring, ps-server, ps-worker, hierarchical-worker, rina-worker, omnireduce-worker, omnireduce-aggregator');
     expect(await runAgent(['toString'], capture().io)).toBe(2);
   });
 
-  test.each([['switchml'], ['ring'], ['ps-server'], ['ps-worker'], ['hierarchical-worker']])('%s --help is 0 with that kind’s usage', async (kind) => {
+  test.each([['switchml'], ['ring'], ['ps-server'], ['ps-worker'], ['hierarchical-worker'], ['omnireduce-worker'], ['omnireduce-aggregator']])('%s --help is 0 with that kind’s usage', async (kind) => {
     const c = capture();
     expect(await runAgent([kind, '--help'], c.io)).toBe(0);
     expect(c.out.join('\n')).toMatch(/^usage: /);

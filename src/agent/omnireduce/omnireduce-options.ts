@@ -4,6 +4,7 @@
  * retransmission policy.
  */
 import type { RetransmissionPolicy } from '../switchml/rtt-estimator.js';
+import { SWITCHML_LOOPBACK_TIMING, SWITCHML_MININET_TIMING } from '../switchml/switchml-options.js';
 import type { AgentClock, AgentTimers } from '../time.js';
 import { formatSocketAddress, type SocketAddress } from '../transport/index.js';
 import { OMNIREDUCE_ERROR_CODES, OmniReduceError } from './omnireduce-error.js';
@@ -35,7 +36,17 @@ export interface OmniReduceWorkerOptions {
   readonly maxRetries: number;
 }
 
-/** For each slot 0..S−1, the shard that owns it. */
+/**
+ * Timing defaults of the worker as a process. The round-trip estimator is
+ * the SwitchML agent's, and so is the reasoning behind the numbers
+ * (switchml-options.ts): on loopback the aggregator is a JavaScript process
+ * on the same machine, in Mininet veths and namespaces add latency. Both give
+ * up on a message after 30 retransmissions.
+ */
+export const OMNIREDUCE_LOOPBACK_TIMING = Object.freeze({ timeoutMs: SWITCHML_LOOPBACK_TIMING.timeoutMs, backoff: SWITCHML_LOOPBACK_TIMING.backoff, maxRetries: 30 });
+export const OMNIREDUCE_MININET_TIMING = Object.freeze({ timeoutMs: SWITCHML_MININET_TIMING.timeoutMs, backoff: SWITCHML_MININET_TIMING.backoff, maxRetries: 30 });
+
+/** For each slot 0..S−1, the shard that owns it, once every option is checked. */
 export function resolveSlots(options: OmniReduceWorkerOptions): SocketAddress[] {
   const bad = (what: string): never => {
     throw new OmniReduceError(OMNIREDUCE_ERROR_CODES.badConfig, `OmniReduce worker: ${what}`);
@@ -49,15 +60,23 @@ export function resolveSlots(options: OmniReduceWorkerOptions): SocketAddress[] 
     bad('timeouts must be positive, maxTimeoutMs ≥ minTimeoutMs, and the back-off factor ≥ 1');
   }
   if (!Number.isInteger(maxRetries) || maxRetries < 0) bad(`maxRetries must be a non-negative integer, not ${maxRetries}`);
-  const shards = [...options.aggregators].sort((a, b) => a.firstSlot - b.firstSlot);
+  return slotOwners(options.aggregators);
+}
+
+/** For each slot 0..S−1, the shard that owns it; OMNIREDUCE_BAD_CONFIG unless the shards cover 0..S−1 exactly once. */
+export function slotOwners(aggregators: readonly AggregatorShard[]): SocketAddress[] {
+  const bad = (what: string): never => {
+    throw new OmniReduceError(OMNIREDUCE_ERROR_CODES.badConfig, `OmniReduce worker: ${what}`);
+  };
+  const shards = [...aggregators].sort((a, b) => a.firstSlot - b.firstSlot);
   if (shards.length === 0) bad('give at least one aggregator');
   const owners: SocketAddress[] = [];
   for (const s of shards) {
     if (s.firstSlot !== owners.length || !Number.isInteger(s.slotCount) || s.slotCount < 1) {
       bad(`aggregator ${formatSocketAddress(s.address)} owns slots from ${s.firstSlot} (${s.slotCount}); shards must cover 0..S−1 in consecutive, non-overlapping ranges, the next one starting at ${owners.length}`);
     }
+    if (owners.length + s.slotCount > 0x8000) bad(`${owners.length + s.slotCount} slots do not fit the 15-bit slot field`);
     for (let i = 0; i < s.slotCount; i++) owners.push(s.address);
   }
-  if (owners.length > 0x8000) bad(`${owners.length} slots do not fit the 15-bit slot field`);
   return owners;
 }
