@@ -70,7 +70,7 @@ export function formatOmniReduceAggregatorReport(r: OmniReduceAggregatorReport):
   const c = r.counters;
   const lines = [
     `omnireduce aggregator (${r.listen}, slots ${r.firstSlot}..${r.firstSlot + r.slotCount - 1}, ${r.workers.length} worker(s), block ${r.blockSize}): ` +
-      `${c.rounds} round(s) from ${c.messagesIn} message(s), ${c.added} taken, ${c.duplicates} duplicate(s), ${c.resent} repl(ies) resent, ` +
+      `${c.rounds} round(s) from ${c.messagesIn} message(s), ${c.added} taken, ${c.duplicates} duplicate(s), ${c.resent} retransmission(s) answered, ` +
       `${c.stale} stale, ${c.invalid} invalid; ${c.repliesSent} replies, ${c.bytesSent} bytes sent`,
   ];
   for (const w of r.waiting) lines.push(`  slot ${w.slot} stopped in block tsi ${w.tsi}, waiting for rank(s) ${w.ranks.join(', ')}`);
