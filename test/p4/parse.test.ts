@@ -18,7 +18,7 @@ function parseDiagnostics(file: string, defines: string[] = []): string {
 describe('parsing', () => {
   it('finds the shared includes', () => {
     expect(includes.map((f) => path.basename(f))).toEqual([
-      'atp_aggregation.p4', 'atp_config.p4', 'atp_headers.p4', 'atp_parser.p4', 'atp_values.p4', 'checksums.p4', 'forwarding.p4', 'headers.p4', 'parser.p4', 'rina_aggregation.p4', 'rina_config.p4', 'rina_headers.p4', 'rina_parser.p4', 'rina_round.p4', 'rina_value_ops.p4', 'rina_values.p4', 'switchml_aggregation.p4', 'switchml_config.p4', 'switchml_values.p4',
+      'atp_aggregation.p4', 'atp_config.p4', 'atp_headers.p4', 'atp_parser.p4', 'atp_values.p4', 'checksums.p4', 'forwarding.p4', 'headers.p4', 'omnireduce_aggregation.p4', 'omnireduce_config.p4', 'omnireduce_headers.p4', 'omnireduce_parser.p4', 'omnireduce_round.p4', 'omnireduce_values.p4', 'parser.p4', 'rina_aggregation.p4', 'rina_config.p4', 'rina_headers.p4', 'rina_parser.p4', 'rina_round.p4', 'rina_value_ops.p4', 'rina_values.p4', 'switchml_aggregation.p4', 'switchml_config.p4', 'switchml_values.p4',
     ]);
   });
 

@@ -17,8 +17,6 @@ export interface Endpoint {
   readonly udpPort: number;
 }
 
-export const endpointText = (e: Endpoint): string => `${ipv4ToText(e.ip)}:${e.udpPort}`;
-
 const addressOf = (e: Endpoint): SocketAddress => socketAddress(ipv4ToText(e.ip), e.udpPort, 'test worker');
 
 export class HostReference {
