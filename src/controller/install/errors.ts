@@ -29,6 +29,8 @@ export const InstallErrorCode = {
   INSTALL_UNKNOWN_SWITCH: 'INSTALL_UNKNOWN_SWITCH',
   /** The switch's pipeline lacks a table, action or register the installer needs. */
   INSTALL_PIPELINE_MISMATCH: 'INSTALL_PIPELINE_MISMATCH',
+  /** A worker's IPv4 address and UDP port are another job's worker on the switch (omnireduce.p4 tells workers apart by them alone). */
+  INSTALL_WORKER_TAKEN: 'INSTALL_WORKER_TAKEN',
 } as const;
 
 export type InstallErrorCode = (typeof InstallErrorCode)[keyof typeof InstallErrorCode];

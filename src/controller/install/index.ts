@@ -1,6 +1,6 @@
 /**
  * The installer: programs switches over P4Runtime for ordinary forwarding and
- * for SwitchML, ATP and Rina jobs, and reconciles after restarts. See installer.ts.
+ * for SwitchML, ATP, Rina and OmniReduce jobs, and reconciles after restarts. See installer.ts.
  */
 export * from './errors.js';
 export * from './installer.js';
@@ -21,4 +21,8 @@ export { readAtpState, type AtpSwitchState, type FoundAtpJob } from './atp-state
 export { rinaSwitchEntries, rinaCellResets, RINA_NAMES, RINA_NEXT_MEMBER_RID, type RinaSwitchEntries } from './rina-entries.js';
 export { setupRinaJob, teardownRinaJob, type RinaInstalledJob, type RinaJobContext } from './rina-job.js';
 export { readRinaState, type RinaSwitchState, type FoundRinaJob } from './rina-state-read.js';
+export { omniReduceSwitchEntries, omniReduceCellResets, OMNIREDUCE_NAMES, type OmniReduceJobOnSwitch, type OmniReduceSwitchEntries } from './omnireduce-entries.js';
+export { omniReduceJobOnSwitch, omniReduceEntriesAt, type OmniReduceEntriesAt } from './omnireduce-job-on-switch.js';
+export { setupOmniReduceJob, teardownOmniReduceJob, type OmniReduceInstalledJob, type OmniReduceJobContext } from './omnireduce-job.js';
+export { readOmniReduceState, type OmniReduceSwitchState, type FoundOmniReduceJob } from './omnireduce-state-read.js';
 export type { AnyInstalledJob } from './installed-job.js';

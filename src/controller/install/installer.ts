@@ -3,8 +3,8 @@
  * per controller run, holding a session with every P4Runtime switch of the
  * topology, the capacity allocator, the record of used cells, the ATP
  * generations it gave, and the jobs it installed. SwitchML jobs go to
- * switchml-job.ts, ATP jobs to atp-job.ts, Rina jobs to rina-job.ts; all
- * share the allocator, so a job id holds switch state once, whatever its
+ * switchml-job.ts, ATP jobs to atp-job.ts, Rina jobs to rina-job.ts,
+ * OmniReduce jobs to omnireduce-job.ts; all share the allocator, so a job id holds switch state once, whatever its
  * algorithm.
  *
  *   const installer = await Installer.connect(topology, { electionId: 1n });
@@ -17,7 +17,8 @@
  * Each switch's capacity comes from its P4Info (slots = size of `seen` / 2,
  * jobs = size of the `jobs` table, or of `atp_jobs` on atp.p4, as
  * docs/p4-programs.md says; on rina_tor.p4 its `seen` and `rina_jobs`, as
- * docs/rina.md says), overridable per switch with `capacity`. ATP
+ * docs/rina.md says; on omnireduce.p4 its `seen` and `omnireduce_jobs`),
+ * overridable per switch with `capacity`. ATP
  * plans count a switch as able to aggregate when it is INA-capable and its
  * P4Info has atp.p4's `atp_jobs`.
  */
@@ -41,6 +42,8 @@ import { InstallError, InstallErrorCode as E } from './errors.js';
 import { installForwarding, type ForwardingReport } from './forwarding-install.js';
 import { ProgramCache, type ProgramCacheOptions } from './program-cache.js';
 import type { AnyInstalledJob } from './installed-job.js';
+import { OMNIREDUCE_NAMES } from './omnireduce-entries.js';
+import { setupOmniReduceJob, teardownOmniReduceJob } from './omnireduce-job.js';
 import { RINA_NAMES } from './rina-entries.js';
 import { setupRinaJob, teardownRinaJob } from './rina-job.js';
 import { reconcileJobs, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
@@ -151,7 +154,9 @@ export class Installer {
         ? await setupAtpJob(this.context(), spec, plan, this.atpSettings([spec]))
         : spec.algorithm === 'rina'
           ? await setupRinaJob(this.context(), spec, plan)
-          : await setupJob(this.context(), spec, plan);
+          : spec.algorithm === 'omnireduce'
+            ? await setupOmniReduceJob(this.context(), spec, plan)
+            : await setupJob(this.context(), spec, plan);
     this.installed.set(spec.id, job);
     return job;
   }
@@ -161,6 +166,7 @@ export class Installer {
     if (!job) throw new InstallError(E.INSTALL_UNKNOWN_JOB, `job ${jobId} is not installed by this controller; reconcile first if another run installed it`);
     if (job.algorithm === 'atp') await teardownAtpJob(this.context(), job, this.atpSettings([], jobId));
     else if (job.algorithm === 'rina') await teardownRinaJob(this.context(), job);
+    else if (job.algorithm === 'omnireduce') await teardownOmniReduceJob(this.context(), job);
     else await teardownJob(this.context(), job);
     this.installed.delete(jobId);
   }
@@ -210,8 +216,9 @@ export class Installer {
   private capacityOptions(): CapacityOptions {
     const perSwitch: Record<string, Partial<SwitchLimits>> = {};
     for (const s of this.sessions.values()) {
-      const seen = s.schema.registers.find('ingress.switchml.seen') ?? s.schema.registers.find(RINA_NAMES.seen);
-      const jobs = s.schema.tables.find('ingress.switchml.jobs') ?? s.schema.tables.find(ATP_NAMES.jobs) ?? s.schema.tables.find(RINA_NAMES.jobs);
+      const { registers, tables } = s.schema;
+      const seen = registers.find('ingress.switchml.seen') ?? registers.find(RINA_NAMES.seen) ?? registers.find(OMNIREDUCE_NAMES.seen);
+      const jobs = tables.find('ingress.switchml.jobs') ?? tables.find(ATP_NAMES.jobs) ?? tables.find(RINA_NAMES.jobs) ?? tables.find(OMNIREDUCE_NAMES.jobs);
       perSwitch[s.name] = {
         ...(seen ? { slots: Math.floor(seen.size / 2) } : {}),
         ...(jobs ? { maxJobs: jobs.size } : {}),

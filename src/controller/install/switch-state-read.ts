@@ -49,6 +49,8 @@ export interface JobStateCodec<E> {
   readonly jobs: string;
   /** The tables whose entries belong to a job by their job_id, in the order they are read. */
   readonly members: readonly string[];
+  /** The job id a member entry belongs to (default: its match field job_id; omnireduce.p4's workers carry it as an action parameter). */
+  memberJobId?(member: TableEntry): number;
   /** Whether the job of this jobs entry holds member entries; ones carrying its id that it does not hold are orphans. */
   holdsMembers(job: TableEntry): boolean;
   decode(job: TableEntry, parts: JobParts): DecodedJob<E>;
@@ -63,6 +65,7 @@ export async function readSwitchState<E>(session: SwitchSession, jobGroups: IdRa
   for (const name of codec.members) memberTables.push(await session.readAll(table(name)));
   const groups = new Map((await session.readAll(multicastGroup())).map((g) => [g.groupId, g]));
   const group = (id: number): MulticastGroupEntry => groups.get(id) ?? multicastGroup(id);
+  const memberJobId = codec.memberJobId ?? jobIdOf;
   const jobs = new Map<number, FoundSwitchJob<E>>();
   const holders = new Set<number>();
   const usedGroups = new Set<number>();
@@ -70,7 +73,7 @@ export async function readSwitchState<E>(session: SwitchSession, jobGroups: IdRa
     const jobId = jobIdOf(e);
     const holds = codec.holdsMembers(e);
     if (holds) holders.add(jobId);
-    const members = memberTables.map((entries) => (holds ? entries.filter((m) => jobIdOf(m) === jobId) : []));
+    const members = memberTables.map((entries) => (holds ? entries.filter((m) => memberJobId(m) === jobId) : []));
     const decoded = codec.decode(e, { switch: session.name, jobId, members, group });
     if (decoded.group !== undefined) usedGroups.add(decoded.group);
     jobs.set(jobId, {
@@ -82,7 +85,7 @@ export async function readSwitchState<E>(session: SwitchSession, jobGroups: IdRa
   return {
     switch: session.name,
     jobs,
-    orphanEntries: memberTables.flat().filter((e) => !holders.has(jobIdOf(e))),
+    orphanEntries: memberTables.flat().filter((e) => !holders.has(memberJobId(e))),
     orphanGroups: [...groups.values()].filter((g) => g.groupId >= jobGroups.first && g.groupId <= jobGroups.last && !usedGroups.has(g.groupId)),
   };
 }
