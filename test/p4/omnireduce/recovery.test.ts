@@ -77,6 +77,26 @@ describe('reusing slots', () => {
   });
 });
 
+describe('a slot whose stream ended', () => {
+  it.each([[1, 1], [2, 0]])('needs no clearing: a new job\'s priming starts a round (%i data round(s), the last in set %i)', async (rounds) => {
+    const B = 8;
+    const { rig, job, step } = await start(B);
+    for (const w of [0, 1, 2]) step.agree({ from: W[w]!, tsi: 0, nextTsi: 0, exponent: 1 });
+    for (let r = 1; r <= rounds; r++) {
+      const last = r === rounds;
+      for (const w of [0, 1, 2]) {
+        step.agree({ from: W[w]!, set: (r % 2) as 0 | 1, tsi: (r - 1) * 4 * B, nextTsi: last ? NEXT_TSI_NONE : r * 4 * B, exponent: last ? -127 : 2, values: contribution(w, r, B) });
+      }
+    }
+    const old = omniReduceSwitchEntries(job);
+    await rig.write([del(old.job), ...old.workers.map(del), ...old.rewrites.map(del), del(old.group)]);
+    await rig.addJob(jobOf(8, 3, { slotCount: 4 }));
+    const out = [5, 9, 6].map((exponent, w) => rig.send(W[w]!.switchPort, omniFrame({ from: W[w]!, tsi: 0, nextTsi: 0, exponent })));
+    expect(out.map((o) => o.length)).toEqual([0, 0, 3]);
+    expect(decodeOmniFrame(out[2]![0]!.frame).payload).toEqual(omniPayload({ from: W[0]!, tsi: 0, nextTsi: 0, exponent: 9 }));
+  });
+});
+
 describe('multicast and lengths', () => {
   it('a replica without a reply_rewrite entry is dropped and counted; the others leave', async () => {
     const rig = await OmniReduceRig.start(['OMNIREDUCE_BLOCK=8', 'OMNIREDUCE_SLOTS=16']);
