@@ -17,14 +17,13 @@ import { atpJobInput, atpPsDemoArgs, atpPsHost, atpWorkerDemoArgs } from './demo
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 import { INA_WORKER_NICENESS, interrupted, type DemoRunContext } from './demo-run-context.js';
 import { startProgrammedSwitch } from './programmed-switch.js';
-import { describeExit, whenSwitchExits } from './switch-process.js';
+import { whenServerExits, stopServer } from './server-child.js';
+import { whenSwitchExits } from './switch-process.js';
 import { runWorkerPhase } from './worker-phase.js';
-import { lastLines } from './worker-runs.js';
 import { parseAtpServerReport, type AtpServerSummary } from './atp-server-report.js';
 
 const PS_START_TIMEOUT_MS = 30_000;
-/** The PS prints its report and exits at once on SIGTERM; this only bounds a PS that hangs. */
-const PS_STOP_GRACE_MS = 5_000;
+const PS = 'atp: the parameter server';
 
 export interface AtpRun {
   readonly row: DemoRow;
@@ -68,33 +67,20 @@ export async function runAtp(ctx: DemoRunContext): Promise<AtpRun> {
       argvByRank: configs.workers.map((config, rank) => atpWorkerDemoArgs(config, hosts[rank]!, sw.wires[rank]!, run)),
       niceness: INA_WORKER_NICENESS,
       switchChild: sw.process.child,
-      fatal: Promise.race([whenSwitchExits(sw.process.child, during), whenServerExits(server, during)]),
+      fatal: Promise.race([whenSwitchExits(sw.process.child, during), whenServerExits(server, PS, during)]),
     });
-    const summary = await stopServer(ctx, server);
+    const summary = serverSummary(await stopServer(ctx, server, PS));
     return { row: summariseRun('atp', options.tensorBytes, outcomes), server: summary };
   } finally {
     await ctx.group.stop([...(server ? [server] : []), sw.process.child]);
   }
 }
 
-/** Rejects as soon as the PS exits (it serves until the demo stops it); never resolves. */
-function whenServerExits(server: TrackedChild, during: string): Promise<never> {
-  const exited = server.exited.then((exit) => {
-    const stderr = lastLines(server.stderr(), 5);
-    throw new DemoError(DEMO_ERROR_CODES.worker, `atp: the parameter server exited with ${describeExit(exit)} ${during}${stderr ? `\n${stderr}` : ''}`);
-  });
-  exited.catch(() => {});
-  return exited;
-}
-
-/** SIGTERM, then its report: what the switch and the PS each aggregated. */
-async function stopServer(ctx: DemoRunContext, server: TrackedChild): Promise<AtpServerSummary> {
-  await ctx.group.stop([server], PS_STOP_GRACE_MS);
-  const exit = server.exit();
-  if (exit?.code !== 0) throw new DemoError(DEMO_ERROR_CODES.worker, `atp: the parameter server exited with ${exit ? describeExit(exit) : 'no exit'} when stopped: ${lastLines(server.stderr(), 5)}`);
+/** What the PS aggregated, from the report it printed when stopped. */
+function serverSummary(stdout: string): AtpServerSummary {
   try {
-    return parseAtpServerReport(server.stdout());
+    return parseAtpServerReport(stdout);
   } catch (err) {
-    throw new DemoError(DEMO_ERROR_CODES.worker, `atp: the parameter server's report: ${(err as Error).message}`);
+    throw new DemoError(DEMO_ERROR_CODES.worker, `${PS}'s report: ${(err as Error).message}`);
   }
 }

@@ -45,8 +45,8 @@ export function atpJobInput(hosts: readonly DemoHost[], ps: NetworkHost, window:
   };
 }
 
-/** `--transport wire …` for an agent on `host`'s wire; its gateway is the switch. */
-function wireArgs(host: NetworkHost, wire: WirePorts): string[] {
+/** `--transport wire …` for an agent on `host`'s wire; its gateway is the switch (the ATP and OmniReduce agents share these options). */
+export function wireArgs(host: NetworkHost, wire: WirePorts): string[] {
   return ['--transport', 'wire', '--wire-local', `127.0.0.1:${wire.agentSocket}`, '--peer', `127.0.0.1:${wire.agentPeer}`, '--mac', host.mac, '--gateway-mac', SWITCH_MAC];
 }
 

@@ -58,7 +58,11 @@ and prints a table of both. --algorithm chooses what runs: atp runs p4/atp.p4 on
 its own switch with a parameter server (PS) on one more port; ps is the
 parameter-server baseline over TCP; hierarchical is hierarchical AllReduce over TCP
 (reduce in each rack, ring among the racks' leaders, broadcast), with racks of
-processes on this one machine (--racks; by default pairs of hosts).
+processes on this one machine (--racks; by default pairs of hosts). omnireduce sends
+only the non-zero blocks to a host aggregator on one more port of a switch running
+p4/omnireduce.p4 (the paper's design); omnireduce-switch has that switch aggregate
+instead (blocks of at most 128). Give --sparsity to make every algorithm's tensors
+block-sparse, so that the table compares them on the same data.
 
 options:
   --algorithm LIST   comma-separated, run in this order: ${DEMO_ALGORITHMS.join(', ')}

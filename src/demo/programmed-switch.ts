@@ -33,6 +33,8 @@ export interface ProgrammedSwitch<T> {
 export interface SwitchRequest<T> {
   /** The P4 source, e.g. p4/switchml.p4. */
   readonly source: string;
+  /** Preprocessor defines, NAME=VALUE (e.g. OmniReduce's block size). */
+  readonly defines?: readonly string[];
   /** Host i on switch port hosts[i].switchPort. */
   readonly hosts: readonly NetworkHost[];
   /** The algorithm's part of the controller's work, after forwarding. */
@@ -45,7 +47,7 @@ export async function startProgrammedSwitch<T>(ctx: DemoRunContext, request: Swi
   const tmp = makeDemoTempDir();
   try {
     ctx.progress.update(`compiling p4/${path.basename(request.source)}`);
-    const program = compileDemoProgram(request.source, tmp);
+    const program = compileDemoProgram(request.source, tmp, request.defines);
     interrupted(signal);
     const wires = await planWires(request.hosts, ctx);
     ctx.progress.update(`starting the switch (${request.hosts.length} UDP-wire ports)`);

@@ -28,6 +28,7 @@ import { interrupted, type DemoHooks, type DemoRunContext } from './demo-run-con
 import type { LossyRelay } from './lossy-relay.js';
 import { SILENT_PROGRESS } from './progress.js';
 import { runSwitchMl } from './switchml-run.js';
+import { runOmniReduce } from './omnireduce-run.js';
 
 export type { DemoHooks, DemoRunEvent } from './demo-run-context.js';
 
@@ -67,6 +68,10 @@ export async function runDemo(options: DemoOptions, hooks: DemoHooks = {}): Prom
         atp = run.server;
         return run.row;
       }
+      case 'omnireduce':
+        return runOmniReduce(ctx, 'hosts');
+      case 'omnireduce-switch':
+        return runOmniReduce(ctx, 'switch');
       case 'ps':
         return runParameterServer(ctx);
       case 'hierarchical':

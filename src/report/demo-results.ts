@@ -5,7 +5,7 @@
  * algorithm. A report that lacks a field is a failed worker, not a crash.
  */
 /** What `p4ina demo --algorithm` takes, in its order of the list: the INA algorithms through a switch, then the baselines over TCP. */
-export const DEMO_ALGORITHMS = ['switchml', 'atp', 'ps', 'hierarchical', 'ring'] as const;
+export const DEMO_ALGORITHMS = ['switchml', 'atp', 'omnireduce', 'omnireduce-switch', 'ps', 'hierarchical', 'ring'] as const;
 export type DemoAlgorithm = (typeof DEMO_ALGORITHMS)[number];
 /** What a row of results can be: the demo's algorithms, and Rina, which runs across racks (the testbed, the rollout sweep). */
 export type ResultAlgorithm = DemoAlgorithm | 'rina';

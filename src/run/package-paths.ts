@@ -50,3 +50,8 @@ export function atpSource(root = packageRoot()): string {
 export function rinaSource(root = packageRoot()): string {
   return path.join(root, 'p4', 'rina_tor.p4');
 }
+
+/** p4/omnireduce.p4: the OmniReduce aggregator in a switch, which also forwards the host aggregators' traffic. */
+export function omniReduceSource(root = packageRoot()): string {
+  return path.join(root, 'p4', 'omnireduce.p4');
+}
