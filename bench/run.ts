@@ -18,8 +18,9 @@ import { mininetFourAlgorithms } from './mininet-four-algorithms.js';
 import { fourAlgorithms } from './four-algorithms.js';
 import { atpMultiJob } from './atp-multi-job.js';
 import { rolloutMininet } from './rollout-mininet.js';
+import { omniReduceDensity } from './omnireduce-density.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, testbedBench, mininetFourAlgorithms, rolloutMininet];
+const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, omniReduceDensity, testbedBench, mininetFourAlgorithms, rolloutMininet];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

@@ -82,4 +82,15 @@ describe.runIf(built)('p4ina demo --algorithm omnireduce through the built switc
     expect(omni!.sentPerWorker!).toBeLessThan(0.4 * dense);
     expect(switchml!.sentPerWorker!).toBeGreaterThan(dense);
   }, 300_000);
+
+  test('the switch aggregates (omnireduce.p4, blocks of 128), per-worker pattern, 5% seeded loss on every wire: exact on every worker', async () => {
+    const options: DemoOptions = { ...BASE, algorithms: ['omnireduce-switch'], tensorBytes: 128 * 1024, loss: 0.05, seed: 'omr-switch', sparsity: { ...SPARSE, pattern: 'per-worker' } };
+    const { outcome, digests } = await demo(options);
+    const [row] = outcome.rows;
+    expect(rowIsExact(row!)).toBe(true);
+    // 128 is the largest block omnireduce.p4 takes that divides the pattern's 256: zero blocks stay whole blocks.
+    expect(digests.get('omnireduce-switch')).toEqual(Array(3).fill(expectedSha(options, 128)));
+    expect(outcome.framesLost).toBeGreaterThan(0);
+    expect(row!.retransmissions).toBeGreaterThan(0);
+  }, 300_000);
 });
