@@ -7,7 +7,19 @@
  */
 import { compilePipeline } from '../p4c/index.js';
 import { pino, type Logger } from 'pino';
-import { atpAgentConfigs, atpPsArgs, atpWorkerArgs, loadJobSpec, loadTopology, rinaWorkerCommands, type JobSpec, type RinaWorkerCommand, type Topology } from '../controller/index.js';
+import {
+  atpAgentConfigs,
+  atpPsArgs,
+  atpWorkerArgs,
+  loadJobSpec,
+  loadTopology,
+  omniReduceAgentCommands,
+  rinaWorkerCommands,
+  type JobSpec,
+  type OmniReduceAgentCommands,
+  type RinaWorkerCommand,
+  type Topology,
+} from '../controller/index.js';
 import { Installer, type ForwardingReport } from '../controller/install/index.js';
 
 export interface ControllerStepOptions {
@@ -32,6 +44,18 @@ export interface AppliedJob {
   readonly atp?: AppliedAtp;
   /** Rina jobs (also with no INA rack: then a plain ring): each worker's `p4ina agent rina-worker` arguments from the plan. */
   readonly rina?: { readonly workers: readonly RinaWorkerCommand[] };
+  /**
+   * OmniReduce jobs whose plan runs OmniReduce (not a fallback): where it aggregates, the block
+   * size and slots, each worker's `p4ina agent omnireduce-worker` and each host shard's
+   * `omnireduce-aggregator` arguments (no shards when the switch aggregates).
+   */
+  readonly omnireduce?: AppliedOmniReduce;
+}
+
+export interface AppliedOmniReduce extends OmniReduceAgentCommands {
+  readonly aggregator: 'hosts' | 'switch';
+  readonly blockSize: number;
+  readonly slots: number;
 }
 
 export interface AppliedAtp {
@@ -52,6 +76,12 @@ function appliedAtp(spec: JobSpec, plan: ReturnType<Installer['planFor']>): Appl
     workers: workers.map((w) => ({ rank: w.rank, host: w.host, args: atpWorkerArgs(w) })),
     ps: { host: ps.host, args: atpPsArgs(ps) },
   };
+}
+
+function appliedOmniReduce(spec: JobSpec, plan: ReturnType<Installer['planFor']>, topology: Topology): AppliedOmniReduce | undefined {
+  if (plan.runs !== 'omnireduce' || !plan.omnireduce) return undefined;
+  const { aggregator, blockSize, slots } = plan.omnireduce;
+  return { aggregator, blockSize, slots, ...omniReduceAgentCommands(spec, plan, topology) };
 }
 
 export interface ControllerReport {
@@ -88,6 +118,7 @@ async function connect(topology: Topology, options: ControllerStepOptions): Prom
 
 function describe(topology: Topology, installer: Installer, spec: JobSpec): AppliedJob {
   const plan = installer.planFor(spec);
+  const omnireduce = appliedOmniReduce(spec, plan, topology);
   return {
     id: spec.id,
     algorithm: spec.algorithm,
@@ -97,6 +128,7 @@ function describe(topology: Topology, installer: Installer, spec: JobSpec): Appl
     reasons: plan.reasons,
     ...(plan.atp ? { atp: appliedAtp(spec, plan) } : {}),
     ...(spec.algorithm === 'rina' && plan.ring ? { rina: { workers: rinaWorkerCommands(spec, plan, topology) } } : {}),
+    ...(omnireduce ? { omnireduce } : {}),
   };
 }
 
