@@ -2,13 +2,16 @@
  * The runner's results document (what `mininet/testbed.py` hands to
  * `p4ina testbed format`) turned into the demo's rows and table: the same
  * columns and the same JSON keys as `p4ina demo`, plus what only a testbed
- * has (the topology, ordinary traffic, the PIDs it started, and per ATP job
- * its levels, its parameter server's work and ECN: atp-run-report.ts).
+ * has (the topology, ordinary traffic, the PIDs it started, per ATP job
+ * its levels, its parameter server's work and ECN: atp-run-report.ts; per
+ * OmniReduce run where it aggregated, and the workers' block sparsity:
+ * omnireduce-run-report.ts).
  */
 import type { DemoRow, ResultAlgorithm } from '../report/demo-results.js';
 import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
 import { formatResultsJson } from '../report/results-table.js';
 import { atpRunDetails, parseAtpRunInfo, type AtpRunDetails, type AtpRunInfo } from './atp-run-report.js';
+import { describeOmniReduceRun, describeSparsity, parseOmniReduceRunInfo, parseTestbedSparsity, type OmniReduceRunInfo, type TestbedSparsity } from './omnireduce-run-report.js';
 import { TESTBED_ERROR_CODES, TestbedError } from './testbed-error.js';
 import { formatTestbedTable, rowLabel } from './testbed-table.js';
 
@@ -29,6 +32,8 @@ export interface TestbedRun {
   readonly atp: AtpRunInfo | undefined;
   /** Rina runs: the ToRs that aggregated their racks (none: a plain ring over UDP). */
   readonly inaRacks: readonly string[] | undefined;
+  /** OmniReduce runs (host aggregator or switch) that got as far as the controller's plan: where they aggregated, block size, slots. */
+  readonly omnireduce: OmniReduceRunInfo | undefined;
 }
 
 /** --ecn: the switches' marking threshold, and whether the links' RED marks too. */
@@ -45,6 +50,8 @@ export interface TestbedDocument {
   /** Packets the hosts' loss rules dropped (0 without --loss). */
   readonly packetsLost: number;
   readonly seed: number | string;
+  /** The block sparsity every algorithm's workers were given; null: dense tensors. */
+  readonly sparsity: TestbedSparsity | null;
   readonly runs: readonly TestbedRun[];
   readonly traffic: TrafficResult | null;
   readonly ecn: EcnSetting | null;
@@ -59,7 +66,7 @@ function fail(why: string): never {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 /** What mininet/testbed.py runs (ALGORITHMS in its options.py). */
-const TESTBED_ALGORITHMS: readonly ResultAlgorithm[] = ['switchml', 'atp', 'rina', 'ps', 'ring', 'hierarchical'];
+const TESTBED_ALGORITHMS: readonly ResultAlgorithm[] = ['switchml', 'atp', 'rina', 'omnireduce', 'omnireduce-switch', 'ps', 'ring', 'hierarchical'];
 const isAlgorithm = (v: unknown): v is ResultAlgorithm => TESTBED_ALGORITHMS.some((a) => a === v);
 
 /** Checks the document's shape (it crosses a process and a language boundary). */
@@ -81,11 +88,13 @@ export function parseTestbedDocument(text: string): TestbedDocument {
     if (run.failure !== null && typeof run.failure !== 'string') fail(`run ${i} has a "failure" that is not text`);
     const atp = run.algorithm === 'atp' ? parseAtpRunInfo(run, i) : undefined;
     if (run.inaRacks !== undefined && !isStringArray(run.inaRacks)) fail(`run ${i} has an "inaRacks" that is not a list of switch names`);
-    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp, inaRacks: run.inaRacks };
+    const omnireduce = run.algorithm === 'omnireduce' || run.algorithm === 'omnireduce-switch' ? parseOmniReduceRunInfo(run, i) : undefined;
+    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp, inaRacks: run.inaRacks, omnireduce };
   });
   const pids = Array.isArray(doc.pids) ? doc.pids.filter((p): p is number => Number.isInteger(p)) : [];
   const packetsLost = typeof doc.packetsLost === 'number' ? doc.packetsLost : 0;
-  return { topology: doc.topology, tensorBytes: doc.tensorBytes, loss: doc.loss, packetsLost, seed: doc.seed, runs, traffic: parseTraffic(doc.traffic), ecn: parseEcn(doc.ecn), pids };
+  const sparsity = parseTestbedSparsity(doc.sparsity);
+  return { topology: doc.topology, tensorBytes: doc.tensorBytes, loss: doc.loss, packetsLost, seed: doc.seed, sparsity, runs, traffic: parseTraffic(doc.traffic), ecn: parseEcn(doc.ecn), pids };
 }
 
 function parseEcn(value: unknown): EcnSetting | null {
@@ -133,13 +142,13 @@ export function testbedOk(doc: TestbedDocument, rows: readonly DemoRow[]): boole
 
 export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]): string {
   const loss = doc.loss > 0 ? `, loss ${doc.loss} on every host link each way (${doc.packetsLost} packets dropped)` : '';
-  const lines = [`testbed ${doc.topology}${loss}`];
+  const lines = [`testbed ${doc.topology}${describeSparsity(doc.sparsity)}${loss}`];
   const details = testbedAtpDetails(doc);
   const several = details.filter((d) => d !== undefined).length > 1;
   doc.runs.forEach((run, i) => {
     const d = details[i];
     const racks = run.inaRacks ? `; INA racks: ${run.inaRacks.join(', ') || 'none (a plain ring)'}` : '';
-    const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : racks;
+    const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : run.omnireduce ? describeOmniReduceRun(run.omnireduce) : racks;
     lines.push(`  ${rowLabel(rows[i]!, d, several)}: ${run.hosts.join(', ')}${where}`);
   });
   if (doc.ecn) {
@@ -157,8 +166,9 @@ export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]
 
 export function formatTestbedJson(doc: TestbedDocument, rows: readonly DemoRow[]): string {
   const details = testbedAtpDetails(doc);
-  // ATP rows carry their job's details (`atp`), Rina rows their INA racks; other rows have null, so every row has the same keys.
-  const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null, inaRacks: doc.runs[i]!.inaRacks ?? null }));
+  // ATP rows carry their job's details (`atp`), Rina rows their INA racks, OmniReduce rows where they aggregated;
+  // other rows have null, so every row has the same keys.
+  const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null, inaRacks: doc.runs[i]!.inaRacks ?? null, omnireduce: doc.runs[i]!.omnireduce ?? null }));
   const base = JSON.parse(formatResultsJson({ workers: Math.max(0, ...rows.map((r) => r.workers)), tensorBytes: doc.tensorBytes, loss: doc.loss, seed: doc.seed, framesLost: doc.packetsLost, runs })) as Record<string, unknown>;
-  return JSON.stringify({ topology: doc.topology, ...base, hosts: Object.fromEntries(doc.runs.map((r) => [r.algorithm, r.hosts])), traffic: doc.traffic, ecn: doc.ecn, pids: doc.pids, ok: testbedOk(doc, rows) });
+  return JSON.stringify({ topology: doc.topology, sparsity: doc.sparsity, ...base, hosts: Object.fromEntries(doc.runs.map((r) => [r.algorithm, r.hosts])), traffic: doc.traffic, ecn: doc.ecn, pids: doc.pids, ok: testbedOk(doc, rows) });
 }

@@ -54,7 +54,7 @@ describe('testbed results document', () => {
     expect(text).toContain('ping: 2/2 host pairs reach each other');
     expect(text).toContain('tcp h1 → h2: 10 bytes, intact');
     const json = JSON.parse(formatTestbedJson(doc, rows)) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['topology', 'workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'hosts', 'traffic', 'ecn', 'pids', 'ok']);
+    expect(Object.keys(json)).toEqual(['topology', 'sparsity', 'workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'hosts', 'traffic', 'ecn', 'pids', 'ok']);
     expect(json.framesLost).toBe(5);
     expect(json.ok).toBe(false);
   });
@@ -103,7 +103,9 @@ describe('testbed results document', () => {
 
   test('a malformed document is a TESTBED_BAD_REPORT that says what is wrong', () => {
     expect(() => parseTestbedDocument('nope')).toThrow(expect.objectContaining({ code: 'TESTBED_BAD_REPORT', message: "the testbed's results document is not JSON" }));
-    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'omnireduce', hosts: [], reports: [], failure: null }] }))).toThrow(/run 0 names no algorithm \(switchml, atp, rina, ps, ring, hierarchical\)/);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'allgather', hosts: [], reports: [], failure: null }] }))).toThrow(
+      /run 0 names no algorithm \(switchml, atp, rina, omnireduce, omnireduce-switch, ps, ring, hierarchical\)/,
+    );
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'atp', hosts: [], reports: [], failure: null }] }))).toThrow(/ATP run 0 lacks "job" or "ps"/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, ecn: { threshold: 8 } }))).toThrow(/malformed "ecn"/);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, traffic: { ping: { sent: 1 }, tcp: [] } }))).toThrow(/traffic.ping/);
