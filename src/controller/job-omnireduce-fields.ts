@@ -17,6 +17,8 @@ import { OMNIREDUCE_AGGREGATORS, type JobEndpoint, type OmniReduceJobOptions, ty
 
 /** The block of OmniReduce's DPDK build: the job's default elements per packet. */
 export const OMNIREDUCE_DEFAULT_BLOCK = 256;
+/** omnireduce.p4's block as shipped (OMNIREDUCE_BLOCK): the default of a job that prefers the switch. */
+export const OMNIREDUCE_SWITCH_BLOCK = 64;
 /** Slots of a job whose spec gives neither pool_size nor shards. */
 export const OMNIREDUCE_DEFAULT_SLOTS = 64;
 

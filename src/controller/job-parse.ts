@@ -11,7 +11,7 @@ import { ControllerError, ControllerErrorCode as C, ProblemLog } from './errors.
 import { ObjectReader } from './json-reader.js';
 import { ATP_DEFAULT_POOL, ATP_MAX_POOL } from './atp-limits.js';
 import { checkAtpFields, readAtpOptions } from './job-atp-fields.js';
-import { OMNIREDUCE_DEFAULT_BLOCK, OMNIREDUCE_DEFAULT_SLOTS, readOmniReduceOptions } from './job-omnireduce-fields.js';
+import { OMNIREDUCE_DEFAULT_BLOCK, OMNIREDUCE_DEFAULT_SLOTS, OMNIREDUCE_SWITCH_BLOCK, readOmniReduceOptions } from './job-omnireduce-fields.js';
 import { readEndpoint, readTimeouts, readWorkers, type KeyStyle } from './job-fields.js';
 import {
   ALGORITHMS,
@@ -69,7 +69,9 @@ function readJob(value: unknown, style: KeyStyle, source: string | undefined): J
   }
   // Shards listed without a pool_size set the slot count.
   const slots = omnireduce && omnireduce.shards.length > 0 && !r.has(k('pool_size')) ? omnireduce.shards.reduce((n, s) => n + s.slotCount, 0) : poolSize;
-  return { id, name, algorithm, workers, poolSize: slots, elementsPerPacket: elements, timeouts, fallback, parameterServer, atp, ...(omnireduce ? { omnireduce } : {}) };
+  // A job that prefers the switch gets omnireduce.p4's shipped block unless it names one.
+  const block = omnireduce?.aggregator === 'switch' && !r.has(k('elements_per_packet')) ? OMNIREDUCE_SWITCH_BLOCK : elements;
+  return { id, name, algorithm, workers, poolSize: slots, elementsPerPacket: block, timeouts, fallback, parameterServer, atp, ...(omnireduce ? { omnireduce } : {}) };
 }
 
 function failed(log: ProblemLog, source: string | undefined): never {

@@ -38,12 +38,14 @@ function onHosts(placed: PlacedJob, reasons: readonly string[]): RolloutPlan {
   };
 }
 
-export function planOmniReduce(placed: PlacedJob, ancestorRule: AncestorRule): RolloutPlan {
+/** `capable`: whether an INA-capable switch runs omnireduce.p4 (the installer reads it from the P4Info). */
+export function planOmniReduce(placed: PlacedJob, ancestorRule: AncestorRule, capable?: (sw: string) => boolean): RolloutPlan {
   if (placed.job.omnireduce?.aggregator !== 'switch') return onHosts(placed, ['OmniReduce aggregates on hosts, as in the paper']);
   const plan = planOneSwitch(placed, {
     algorithm: 'omnireduce',
     maxWorkers: OMNIREDUCE_SWITCH_MAX_WORKERS,
     ancestorRule,
+    ...(capable ? { capable } : {}),
     noSwitch: (reasons) => onHosts(placed, reasons),
   });
   return plan.aggregationPoints.length > 0 ? { ...plan, omnireduce: { aggregator: 'switch', ...layout(placed), shards: [] } } : plan;

@@ -37,7 +37,15 @@ export interface OneSwitchRule {
   readonly algorithm: 'switchml' | 'omnireduce';
   readonly maxWorkers: number;
   readonly ancestorRule: AncestorRule;
+  /** Whether an INA-capable switch runs a program that can aggregate for this algorithm (default: every one). */
+  readonly capable?: (sw: string) => boolean;
   readonly noSwitch: (reasons: readonly string[]) => RolloutPlan;
+}
+
+const PROGRAM: Record<OneSwitchRule['algorithm'], string> = { switchml: 'switchml.p4', omnireduce: 'omnireduce.p4' };
+
+function runsProgram(rule: OneSwitchRule, sw: string): boolean {
+  return rule.capable?.(sw) ?? true;
 }
 
 function aggregateAt(placed: PlacedJob, sw: TopologySwitch, rule: OneSwitchRule, reasons: string[]): RolloutPlan {
@@ -85,10 +93,11 @@ function acrossRacks(placed: PlacedJob, groups: readonly RackGroup[], rule: OneS
   if (ancestors.length === 0) {
     return rule.noSwitch([`${span}, and no spine or core switch is ${where} between them`]);
   }
-  const capable = ancestors.filter((sw) => sw.ina);
+  const capable = ancestors.filter((sw) => sw.ina && runsProgram(rule, sw.name));
   if (capable.length === 0) {
     const names = listNames(ancestors.map((sw) => `${sw.role} ${sw.name}`).sort(compareNames));
-    return rule.noSwitch([`${span}; ${names} ${ancestors.length === 1 ? 'is' : 'are'} ${where} between them but not INA-capable`]);
+    const why = ancestors.some((sw) => sw.ina) ? `not INA-capable or not running ${PROGRAM[rule.algorithm]}` : 'not INA-capable';
+    return rule.noSwitch([`${span}; ${names} ${ancestors.length === 1 ? 'is' : 'are'} ${where} between them but ${why}`]);
   }
   const chosen = nearest(placed, capable);
   const others = capable.length > 1 ? ` (nearest of ${listNames(capable.map((sw) => sw.name).sort(compareNames))})` : '';
@@ -107,6 +116,7 @@ export function planOneSwitch(placed: PlacedJob, rule: OneSwitchRule): RolloutPl
   const tor = placed.topology.switches.get(only.tor)!;
   const all = `all ${plural(n, 'worker')} ${n === 1 ? 'is' : 'are'} in rack ${only.rack}`;
   if (!tor.ina) return rule.noSwitch([`${all}, whose ToR ${tor.name} is not INA-capable`]);
+  if (!runsProgram(rule, tor.name)) return rule.noSwitch([`${all}, whose ToR ${tor.name} is INA-capable but does not run ${PROGRAM[rule.algorithm]}`]);
   return aggregateAt(placed, tor, rule, [`${all}, whose ToR ${tor.name} is INA-capable`]);
 }
 

@@ -27,6 +27,8 @@ import type { Topology } from './topology.js';
 export interface RolloutOptions extends AtpRolloutOptions {
   /** Which switches may aggregate a SwitchML (or OmniReduce switch) job spanning racks (default 'every-path'); see rollout-switchml.ts. */
   readonly ancestorRule?: AncestorRule;
+  /** Whether an INA-capable switch runs omnireduce.p4, for OmniReduce's switch variant (default: every one). */
+  readonly omniReduceCapable?: (sw: string) => boolean;
 }
 
 /** Plans one job on one topology. Throws ControllerError when the job's hosts do not match the topology. */
@@ -42,7 +44,7 @@ export function planRollout(topology: Topology, job: JobSpec, options: RolloutOp
     case 'hierarchical':
       return planHierarchical(placed);
     case 'omnireduce':
-      return planOmniReduce(placed, options.ancestorRule ?? 'every-path');
+      return planOmniReduce(placed, options.ancestorRule ?? 'every-path', options.omniReduceCapable);
     case 'ps':
       return parameterServerPlan(placed, 'ps', []);
     case 'ring':

@@ -48,8 +48,11 @@ describe('OmniReduce job specs', () => {
     expect(ts.omnireduce?.shards).toEqual([{ host: 'h3', ip: undefined, udpPort: 48880, firstSlot: 0, slotCount: 4 }]);
   });
 
-  test('the switch variant needs no host aggregator', () => {
-    expect(parseJobSpec(base({ omnireduce: { aggregator: 'switch' } })).omnireduce).toEqual({ aggregator: 'switch', zeroThreshold: 0, shards: [] });
+  test('the switch variant needs no host aggregator, and defaults to omnireduce.p4\'s shipped block of 64', () => {
+    const job = parseJobSpec(base({ omnireduce: { aggregator: 'switch' } }));
+    expect(job.omnireduce).toEqual({ aggregator: 'switch', zeroThreshold: 0, shards: [] });
+    expect(job.elementsPerPacket).toBe(64);
+    expect(parseJobSpec(base({ elements_per_packet: 128, omnireduce: { aggregator: 'switch' } })).elementsPerPacket).toBe(128);
   });
 
   test.each([
@@ -101,6 +104,13 @@ describe('OmniReduce plans', () => {
     expect(ring.reasons).toContain('the job lists no host aggregators to fall back on');
   });
 
+  test('switch, but the INA-capable ToR does not run omnireduce.p4: the shards take over, saying why', () => {
+    const spec = parseJobSpec(base({ omnireduce: { aggregator: 'switch', shards } }));
+    const plan = planRollout(withInaSwitches(oneSpine, ['s1']), spec, { omniReduceCapable: (sw) => sw !== 's1' });
+    expect(plan).toMatchObject({ runs: 'omnireduce', inNetwork: 'none', omnireduce: { aggregator: 'hosts' } });
+    expect(plan.reasons[0]).toBe('all 2 workers are in rack r1, whose ToR s1 is INA-capable but does not run omnireduce.p4');
+  });
+
   test('switch across racks: an INA-capable spine on every path, as for SwitchML', () => {
     const spec = parseJobSpec({ ...base({ omnireduce: { aggregator: 'switch' } }), workers: [{ rank: 0, host: 'h1', udp_port: 1 }, { rank: 1, host: 'h3', udp_port: 1 }] });
     expect(planRollout(withInaSwitches(oneSpine, ['s3']), spec).aggregationPoints.map((p) => p.switch)).toEqual(['s3']);
@@ -132,7 +142,7 @@ describe('OmniReduce agents from the plan', () => {
     const spec = parseJobSpec(base({ pool_size: 16, omnireduce: { aggregator: 'switch' } }));
     const commands = omniReduceAgentCommands(spec, planRollout(topology, spec), topology);
     expect(commands.aggregators).toEqual([]);
-    expect(commands.workers[1]!.args).toEqual(['--local', '10.0.1.2:48864', '--rank', '1', '--workers', '2', '--aggregator', `10.0.1.254:${0xbef0}@0+16`, '--block-size', '256', '--zero-threshold', '0']);
+    expect(commands.workers[1]!.args).toEqual(['--local', '10.0.1.2:48864', '--rank', '1', '--workers', '2', '--aggregator', `10.0.1.254:${0xbef0}@0+16`, '--block-size', '64', '--zero-threshold', '0']);
   });
 
   test('a plan that falls back runs other agents', () => {

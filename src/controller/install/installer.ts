@@ -136,7 +136,8 @@ export class Installer {
   /** The rollout plan of a job on this topology. */
   planFor(spec: JobSpec): RolloutPlan {
     const atpCapable = (sw: string): boolean => this.sessions.get(sw)?.schema.tables.find(ATP_NAMES.jobs) !== undefined;
-    return planRollout(this.topology, spec, { atpCapable, ...this.options.rollout });
+    const omniReduceCapable = (sw: string): boolean => this.sessions.get(sw)?.schema.tables.find(OMNIREDUCE_NAMES.jobs) !== undefined;
+    return planRollout(this.topology, spec, { atpCapable, omniReduceCapable, ...this.options.rollout });
   }
 
   /**

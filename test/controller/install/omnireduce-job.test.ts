@@ -8,7 +8,7 @@
 // slot 0, slot count (the pool size), worker count, group.
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '../../../src/controller/index.js';
-import { defineJob } from '../../../src/controller/index.js';
+import { defineJob, planRollout } from '../../../src/controller/index.js';
 import { Installer, InstallError, type OmniReduceInstalledJob } from '../../../src/controller/install/index.js';
 import { action, insert, modify, register, table } from '../../../src/p4runtime/index.js';
 import { closedAfterEach, TestSwitch } from './helpers.js';
@@ -130,9 +130,11 @@ describe('OmniReduce switch jobs: setup and teardown', () => {
       code: 'INSTALL_PIPELINE_MISMATCH',
       message: `s1: OmniReduce job 3 aggregates here, but its omnireduce.p4 adds blocks of ${OMNI_BLOCK} values and the job's are 16; set elements_per_packet to ${OMNI_BLOCK}, or compile omnireduce.p4 with -DOMNIREDUCE_BLOCK=16`,
     }));
-    // The job spec's default block (256, the DPDK code's) is more than the program can take.
-    const dpdk = defineJob({ id: 3, algorithm: 'omnireduce', workers: [{ rank: 0, host: 'h1', udpPort: P }], poolSize: 8, omnireduce: { aggregator: 'switch' } });
+    // The DPDK code's block of 256 is more than the program can take; a switch job's default is the shipped 64.
+    const dpdk = defineJob({ id: 3, algorithm: 'omnireduce', workers: [{ rank: 0, host: 'h1', udpPort: P }], poolSize: 8, elementsPerPacket: 256, omnireduce: { aggregator: 'switch' } });
     expect((await refused(installer, dpdk)).message).toMatch(/blocks of 8 values and the job's are 256; set elements_per_packet to 8 \(omnireduce.p4 takes blocks of 8 to 128 values, in steps of 8\)$/);
+    const shipped = defineJob({ id: 3, algorithm: 'omnireduce', workers: [{ rank: 0, host: 'h1', udpPort: P }], poolSize: 8, omnireduce: { aggregator: 'switch' } });
+    expect((await refused(installer, shipped)).message).toMatch(/the job's are 64; set elements_per_packet to 8, or compile omnireduce.p4 with -DOMNIREDUCE_BLOCK=64$/);
     expect(await refused(installer, omniJob(3, ['h1'], OMNI_SLOTS + 1))).toMatchObject({
       code: 'INSTALL_PIPELINE_MISMATCH',
       message: expect.stringContaining(`has ${OMNI_SLOTS} slots and the job's pool_size is ${OMNI_SLOTS + 1}; lower pool_size to at most ${OMNI_SLOTS}`),
@@ -146,7 +148,11 @@ describe('OmniReduce switch jobs: setup and teardown', () => {
   it('an INA switch running switchml.p4 is a pipeline mismatch; a plan with host aggregators installs nothing', async () => {
     const installer = await single({}, 'switchml');
     const writes = installer.counters().writes;
-    const err = (await installer.setupJob(omniJob(5, ['h1', 'h2'], 8)).catch((e: unknown) => e)) as InstallError;
+    const spec = omniJob(5, ['h1', 'h2'], 8);
+    // The installer's own plan sees the switch does not run omnireduce.p4 and falls back (no shards here: the ring)...
+    expect(installer.planFor(spec)).toMatchObject({ runs: 'ring', reasons: expect.arrayContaining(['all 2 workers are in rack r1, whose ToR s1 is INA-capable but does not run omnireduce.p4']) });
+    // ...and a plan made without looking at the pipelines is refused before any write.
+    const err = (await installer.setupJob(spec, planRollout(installer.topology, spec)).catch((e: unknown) => e)) as InstallError;
     expect(err).toBeInstanceOf(InstallError);
     expect(err.code).toBe('INSTALL_PIPELINE_MISMATCH');
     expect(err.message).toMatch(/^s1: OmniReduce job 5 aggregates here, but the switch's program is not omnireduce.p4 .*; run p4\/omnireduce.p4 on it, mark it "ina": false, or set "omnireduce": \{ "aggregator": "hosts" \}$/);
