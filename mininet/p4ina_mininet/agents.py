@@ -23,27 +23,30 @@ RINA_UDP_PORT = 0xBF11
 PS_PIECE_ELEMENTS = 16384
 
 
+def tensor_args(options, seed=None):
+    """The tensor every worker reduces, whatever its algorithm: length, seed, and the block sparsity (--sparsity,
+    --pattern, --sparse-block), so dense and sparse algorithms reduce the very same data; then --check --json."""
+    return ['--length', str(options.tensor // 4), '--seed', str(options.seed if seed is None else seed)] + options.sparsity_args + ['--check', '--json']
+
+
 def switchml_argv(node, cli, host, rank, workers, aggregator_ip, options):
     return [node, cli, 'agent', 'switchml', '--transport', 'udp',
             '--local', '%s:%d' % (host.ip, SWITCHML_UDP_BASE + rank),
             '--switch', '%s:%d' % (aggregator_ip, SWITCHML_SWITCH_PORT),
             '--job', str(options.job_id), '--worker', str(rank), '--workers', str(workers),
-            '--pool', str(options.pool), '--timing', 'mininet',
-            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+            '--pool', str(options.pool), '--timing', 'mininet'] + tensor_args(options)
 
 
 def ring_argv(node, cli, hosts, rank, options):
     peers = ','.join('%s:%d' % (h.ip, RING_TCP_PORT) for h in hosts)
-    return [node, cli, 'agent', 'ring', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers,
-            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+    return [node, cli, 'agent', 'ring', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers] + tensor_args(options)
 
 
 def hierarchical_argv(node, cli, hosts, rank, options):
     """Hierarchical AllReduce over TCP: every rank's rack is its host's rack in the testbed."""
     peers = ','.join('%s:%d' % (h.ip, HIERARCHICAL_TCP_PORT) for h in hosts)
     racks = ','.join(str(h.rack) for h in hosts)
-    return [node, cli, 'agent', 'hierarchical-worker', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers, '--racks', racks,
-            '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+    return [node, cli, 'agent', 'hierarchical-worker', '--rank', str(rank), '--world', str(len(hosts)), '--peers', peers, '--racks', racks] + tensor_args(options)
 
 
 def rina_job_spec(options, hosts):
@@ -59,7 +62,7 @@ def rina_placed(node, cli, applied, hosts, options):
     if not rina:
         raise ValueError('the controller\'s report has no Rina worker arguments for job %s' % applied.get('id'))
     by_name = {h.name: h for h in hosts}
-    run = ['--timing', 'mininet', '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+    run = ['--timing', 'mininet'] + tensor_args(options)
     return [(by_name[w['host']], [node, cli, 'agent', 'rina-worker'] + w['args'] + run) for w in sorted(rina['workers'], key=lambda w: w['rank'])]
 
 
@@ -73,7 +76,7 @@ def ps_server_argv(node, cli, server_host, workers):
 
 def ps_worker_argv(node, cli, server_host, rank, workers, options):
     return [node, cli, 'agent', 'ps-worker', '--rank', str(rank), '--world', str(workers), '--server', '%s:%d' % (server_host.ip, PS_TCP_PORT),
-            '--piece-elements', str(PS_PIECE_ELEMENTS), '--length', str(options.tensor // 4), '--seed', str(options.seed), '--check', '--json']
+            '--piece-elements', str(PS_PIECE_ELEMENTS)] + tensor_args(options)
 
 
 def run_workers(net, algorithm, placed, timeout_s, started_pids):

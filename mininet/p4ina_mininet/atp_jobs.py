@@ -10,6 +10,7 @@ listen on UDP port 0xBF00 + j on their hosts, and its parameter server on
 (and the same mix of INA and legacy ToRs) and contends for the same pool, and
 each row of the table is comparable with a single job's.
 """
+from .agents import tensor_args
 
 ATP_FIRST_PORT = 0xBF00
 # The ATP agents' Mininet timing (src/agent/atp/atp-options.ts, ATP_MININET_TIMING), written into the spec so
@@ -48,7 +49,7 @@ def atp_commands(node, cli, applied, options):
     # --ecn: the agents also read CE in the IPv4 headers (a raw socket beside the UDP one; the hosts run as root),
     # so that a mark from any hop counts, not only the ATP ecn bit an ATP switch sets.
     ecn_ip = ['--ecn-ip'] if options.ecn else []
-    tensor = ['--timing', 'mininet', '--length', str(options.tensor // 4), '--seed', job_seed(options.seed, job), '--check', '--json']
+    tensor = ['--timing', 'mininet'] + tensor_args(options, job_seed(options.seed, job))
     workers = sorted(atp['workers'], key=lambda w: w['rank'])
     return {
         'job': job,

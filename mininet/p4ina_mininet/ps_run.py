@@ -9,56 +9,19 @@ its result the server gets SIGTERM and prints the rounds it served: a
 server that fails, or that did not serve exactly one round, fails the run.
 """
 import json
-import os
-import select
-import time
 
 from .agents import ps_server_argv, ps_worker_argv, run_workers, stop_all
 from .lifeline import child_popen_kwargs
-
-SERVER_READY_S = 30.0
-SERVER_EXIT_S = 10.0
-
-
-def _listening(proc):
-    """Waits for the server's first stdout line ({"listening": …}); None, or why it did not come."""
-    fd = proc.stdout.fileno()
-    got = b''
-    deadline = time.monotonic() + SERVER_READY_S
-    while b'\n' not in got:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return 'did not listen within %.0f s' % SERVER_READY_S
-        ready, _, _ = select.select([fd], [], [], min(left, 0.2))
-        if ready:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                return 'exited with code %s: %s' % (proc.wait(), _stderr_text(proc))
-            got += chunk
-    return None
-
-
-def _stderr_text(proc):
-    try:
-        err = proc.stderr.read() if proc.stderr and not proc.stderr.closed else b''
-    except (OSError, ValueError):
-        err = b''
-    return ' / '.join(err.decode('utf8', 'replace').strip().splitlines()[-3:]) or 'no output'
+from .servers import last_json_line, stop_and_read, wait_listening
 
 
 def _server_exit(proc):
     """After the workers: SIGTERM, and the server's last line must say it served one round; else why not."""
-    if proc.poll() is None:
-        proc.terminate()
+    out, why = stop_and_read(proc)
+    if why:
+        return why
     try:
-        out, err = proc.communicate(timeout=SERVER_EXIT_S)
-    except Exception:  # noqa: BLE001 - a server that does not stop is killed by the caller's stop_all
-        return 'did not stop within %.0f s of SIGTERM' % SERVER_EXIT_S
-    if proc.returncode != 0:
-        return 'exited with code %s: %s' % (proc.returncode, err.decode('utf8', 'replace').strip()[-300:])
-    lines = out.decode('utf8', 'replace').strip().splitlines()
-    try:
-        rounds = json.loads(lines[-1]).get('rounds') if lines else None
+        rounds = json.loads(last_json_line(out)).get('rounds')
     except ValueError:
         rounds = None
     if rounds != 1:
@@ -73,7 +36,7 @@ def run_ps(net, node, cli, server_host, worker_hosts, options, started_pids):
     server = net.get(server_host.name).popen(ps_server_argv(node, cli, server_host, len(worker_hosts)), **child_popen_kwargs())
     started_pids.append(server.pid)
     try:
-        why = _listening(server)
+        why = wait_listening(server)
         if why:
             run['failure'] = 'the parameter server on %s %s' % (server_host.name, why)
             return run

@@ -1,10 +1,12 @@
 """The testbed run, start to finish: plan → compile the P4 programs →
 Mininet up (our switches wait for their gRPC ports) → hosts prepared → the
 controller from the root namespace (`p4ina controller apply`) → ordinary
-traffic (optional) → SwitchML or ATP (all ATP jobs at once, each with its
-parameter server), then the parameter-server baseline (its server on a host
-of its own) and the ring baseline, one agent per host and job →
-the results document (main.py hands it to `p4ina testbed format`).
+traffic (optional) → SwitchML, ATP (all ATP jobs at once, each with its
+parameter server) or Rina, then OmniReduce with its host aggregator and in
+the switch (the INA switches reprogrammed to omnireduce.p4 for it), then the
+parameter-server baseline (its server on a host of its own), the ring and
+hierarchical baselines, one agent per host and job → the results document
+(main.py hands it to `p4ina testbed format`).
 
 Whatever happens — success, a failure, Ctrl-C or SIGTERM — `finally` takes
 down exactly what this run made: the switch processes it started (by PID),
@@ -21,7 +23,9 @@ import tempfile
 from .agents import hierarchical_argv, rina_job_spec, rina_placed, ring_argv, run_workers, switchml_argv
 from .atp_jobs import atp_commands, atp_job_specs
 from .atp_runs import run_atp_jobs
+from .omnireduce_runs import omnireduce_commands, omnireduce_job_spec, run_omnireduce
 from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, kernel_has_red_ecn, ping_all, prepare_hosts, tcp_transfer
+from .programs import ProgramError, Programs, ina_program_of
 from .ps_run import run_ps
 from .switches import Bmv2Switch, P4inaSwitch, SwitchStartError, free_tcp_port
 from .selection import choose_hosts, make_plan
@@ -53,33 +57,34 @@ class Testbed:
         self.dir = options.logs or tempfile.mkdtemp(prefix='p4ina-testbed-')
         os.makedirs(self.dir, exist_ok=True)
         self.devices = {}
+        self.program_source = Programs(node, cli, repo, self.dir, options)
+        self.ina_program = None
 
     # --- programs and switches -------------------------------------------------------------
-    def compile(self, name):
-        out = subprocess.run([self.node, self.cli, 'compile', os.path.join(self.repo, 'p4', '%s.p4' % name), '-o', self.dir],
-                             cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if out.returncode != 0:
-            raise TestbedFailure('p4/%s.p4 did not compile:\n%s' % (name, out.stderr.decode('utf8', 'replace')))
-        return {'config': os.path.join(self.dir, '%s.ir.json' % name), 'p4info': os.path.join(self.dir, '%s.p4info.txtpb' % name)}
-
     def programs(self):
+        """The files of what each P4 switch kind starts with: the first INA program of the run, forward.p4."""
         kinds = {s.kind for s in self.plan.switches}
-        programs = {}
-        # INA switches run atp.p4 for ATP, rina_tor.p4 for Rina, else switchml.p4 (all forward ordinary traffic like forward.p4).
-        ina_program = 'atp' if 'atp' in self.options.job else 'rina_tor' if 'rina' in self.options.job else 'switchml'
-        if self.options.target == 'bmv2':
-            given = {'atp': self.options.bmv2_atp, 'rina_tor': self.options.bmv2_rina}.get(ina_program, self.options.bmv2_switchml)
-            programs['ina'] = {'config': os.path.abspath(given[0]), 'p4info': os.path.abspath(given[1])}
+        self.ina_program = self.program_source.first_ina
+        files = {}
+        try:
+            if 'ina' in kinds:
+                files['ina'] = self.program_source.files(self.ina_program)
             if 'p4' in kinds:
-                if not self.options.bmv2_forward:
-                    raise TestbedFailure('--target bmv2 with P4 legacy switches needs --bmv2-forward JSON,P4INFO (or --legacy bridge --spine bridge)')
-                programs['p4'] = {'config': os.path.abspath(self.options.bmv2_forward[0]), 'p4info': os.path.abspath(self.options.bmv2_forward[1])}
-            return programs
-        if 'ina' in kinds:
-            programs['ina'] = self.compile(ina_program)
-        if 'p4' in kinds:
-            programs['p4'] = self.compile('forward')
-        return programs
+                files['p4'] = self.program_source.files('forward')
+        except ProgramError as err:
+            raise TestbedFailure(str(err))
+        return files
+
+    def reprogram(self, name):
+        """The INA switches run p4/NAME.p4 from the next `controller apply` on (it pushes the pipeline)."""
+        if self.ina_program == name or 'ina' not in self.program_files:
+            return
+        progress('the INA switches: p4/%s.p4 instead of p4/%s.p4' % (name, self.ina_program))
+        try:
+            self.program_files['ina'] = self.program_source.files(name)
+        except ProgramError as err:
+            raise TestbedFailure(str(err))
+        self.ina_program = name
 
     def switch_params(self, sw):
         from mininet.nodelib import LinuxBridge
@@ -101,14 +106,10 @@ class Testbed:
         options = self.options
         try:
             self.plan = make_plan(options)
-            switchml_hosts = choose_hosts(self.plan, options, 'switchml') if 'switchml' in options.job else []
-            atp_hosts = choose_hosts(self.plan, options, 'atp') if 'atp' in options.job else []
-            ps_hosts = choose_hosts(self.plan, options, 'ps') if 'ps' in options.job else []
-            ring_hosts = choose_hosts(self.plan, options, 'ring') if 'ring' in options.job else []
-            rina_hosts = choose_hosts(self.plan, options, 'rina') if 'rina' in options.job else []
-            hierarchical_hosts = choose_hosts(self.plan, options, 'hierarchical') if 'hierarchical' in options.job else []
+            chosen = {a: choose_hosts(self.plan, options, a) for a in options.job}
         except TopologyError as err:
             raise TestbedFailure(str(err))
+        switchml_hosts, atp_hosts, rina_hosts, ps_hosts, ring_hosts, hierarchical_hosts = (chosen.get(a, []) for a in ('switchml', 'atp', 'rina', 'ps', 'ring', 'hierarchical'))
         ps_text = ' and %d PS host(s)' % len(self.plan.ps_hosts) if self.plan.ps_hosts else ''
         progress('%s: %d hosts%s, switches %s' % (options.topo, len(self.plan.hosts), ps_text, ', '.join('%s (%s)' % (s.name, s.kind) for s in self.plan.switches)))
         if options.delay and not kernel_has_netem():
@@ -162,6 +163,7 @@ class Testbed:
             runs += self.run_atp(atp_hosts, atp_applied)
         if rina_hosts:
             runs.append(self.run_rina(rina_hosts, rina_applied))
+        runs += [self.run_omnireduce(a, chosen[a]) for a in ('omnireduce', 'omnireduce-switch') if a in chosen]
         if ps_hosts:
             server = self.plan.ps_hosts[0]
             progress('PS baseline: %d workers × %d bytes over TCP, its server on %s' % (len(ps_hosts), options.tensor, server.name))
@@ -177,8 +179,9 @@ class Testbed:
             runs.append(dict(run_workers(self.net, 'hierarchical', placed, options.timeout, self.pids), hosts=[h.name for h in hierarchical_hosts]))
         dropped = packets_dropped(self.net) if options.loss else 0
         ecn = {'threshold': options.ecn_threshold, 'kernelRed': red_ecn, 'bandwidthMbps': options.bw} if options.ecn else None
+        sparsity = {'sparsity': options.sparsity or 0.0, 'pattern': options.pattern or 'random', 'block': options.omnireduce_host_block} if options.sparsity_args else None
         return {'topology': options.topo + (' (INA ToRs: %s)' % options.ina_tors if self.plan.kind == 'leafspine' else ''),
-                'tensorBytes': options.tensor, 'loss': options.loss, 'packetsLost': dropped, 'seed': options.seed, 'runs': runs, 'traffic': traffic,
+                'tensorBytes': options.tensor, 'sparsity': sparsity, 'loss': options.loss, 'packetsLost': dropped, 'seed': options.seed, 'runs': runs, 'traffic': traffic,
                 'ecn': ecn, 'pids': self.pids, 'logs': None if self.own_dir else self.dir}
 
     def run_atp(self, atp_hosts, applied):
@@ -201,29 +204,48 @@ class Testbed:
         placed = rina_placed(self.node, self.cli, applied, rina_hosts, self.options)
         return dict(run_workers(self.net, 'rina', placed, self.options.timeout, self.pids), hosts=[h.name for h in rina_hosts], inaRacks=racks)
 
-    def apply_controller(self, switchml_hosts, atp_hosts, rina_hosts):
-        """Pipelines, forwarding and the jobs; returns (SwitchML's aggregator address, the report's ATP jobs, its Rina job)."""
+    def run_omnireduce(self, algorithm, hosts):
+        """One OmniReduce run: the switch variant first makes the INA switches run omnireduce.p4; then its job alone
+        through the controller (its own id), whose report gives the agents' arguments."""
+        if ina_program_of(algorithm):
+            self.reprogram(ina_program_of(algorithm))
+        spec = omnireduce_job_spec(self.options, algorithm, hosts, self.plan.ps_hosts[0] if algorithm == 'omnireduce' else None)
+        applied = self.controller([self.write_job('job-%s.json' % algorithm, spec)])['jobs'][0]
+        commands = omnireduce_commands(self.node, self.cli, applied, self.options)
+        where = commands['info']['aggregator'] if commands else 'nowhere'
+        progress('%s: %d workers × %d bytes, aggregated by %s' % (algorithm, len(hosts), self.options.tensor, where))
+        return run_omnireduce(self.net, self.plan, algorithm, hosts, applied, commands, self.options, self.pids)
+
+    def controller(self, job_paths):
+        """`p4ina controller apply` on the topology as it is now (the INA program of the moment) and the jobs; its report."""
         doc = topology_json(self.plan, self.options, lambda n: '127.0.0.1:%d' % self.devices[n][1], lambda n: self.devices[n][0],
                             lambda s: self.program_files[s.kind], 'bmv2' if self.options.target == 'bmv2' else 'emulator')
         topo_path = os.path.join(self.dir, 'topology.json')
         with open(topo_path, 'w') as f:
             json.dump(doc, f, indent=2)
         argv = [self.node, self.cli, 'controller', 'apply', '--topology', topo_path, '--json']
-        if switchml_hosts:
-            job = {'id': self.options.job_id, 'name': 'testbed', 'algorithm': 'switchml', 'pool_size': self.options.pool,
-                   'workers': [{'rank': r, 'host': h.name, 'udp_port': 40000 + r} for r, h in enumerate(switchml_hosts)]}
-            argv += ['--job', self.write_job('job-switchml.json', job)]
-        if atp_hosts:
-            for spec in atp_job_specs(self.options, atp_hosts, self.plan.ps_hosts):
-                argv += ['--job', self.write_job('job-atp-%d.json' % spec['id'], spec)]
-        if rina_hosts:
-            argv += ['--job', self.write_job('job-rina.json', rina_job_spec(self.options, rina_hosts))]
+        for path in job_paths:
+            argv += ['--job', path]
         out = subprocess.run(argv, cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if out.returncode != 0:
             raise TestbedFailure('the controller failed (exit %d):\n%s' % (out.returncode, out.stderr.decode('utf8', 'replace').strip()))
         report = json.loads(out.stdout.decode('utf8').strip().splitlines()[-1])
         if self.options.verbose:
             sys.stderr.write(json.dumps(report, indent=2) + '\n')
+        return report
+
+    def apply_controller(self, switchml_hosts, atp_hosts, rina_hosts):
+        """Pipelines, forwarding and the jobs; returns (SwitchML's aggregator address, the report's ATP jobs, its Rina job)."""
+        jobs = []
+        if switchml_hosts:
+            job = {'id': self.options.job_id, 'name': 'testbed', 'algorithm': 'switchml', 'pool_size': self.options.pool,
+                   'workers': [{'rank': r, 'host': h.name, 'udp_port': 40000 + r} for r, h in enumerate(switchml_hosts)]}
+            jobs.append(self.write_job('job-switchml.json', job))
+        if atp_hosts:
+            jobs += [self.write_job('job-atp-%d.json' % spec['id'], spec) for spec in atp_job_specs(self.options, atp_hosts, self.plan.ps_hosts)]
+        if rina_hosts:
+            jobs.append(self.write_job('job-rina.json', rina_job_spec(self.options, rina_hosts)))
+        report = self.controller(jobs)
         atp_applied = [j for j in report['jobs'] if j['algorithm'] == 'atp']
         rina_applied = next((j for j in report['jobs'] if j['algorithm'] == 'rina'), None)
         if not switchml_hosts:

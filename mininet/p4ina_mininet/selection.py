@@ -12,9 +12,9 @@ def make_plan(options):
 
 
 def choose_hosts(plan, options, algorithm):
-    """The hosts of a run, by rank: SwitchML's in one INA rack (or a single switch); every other algorithm's on
-    every worker host (ATP and Rina aggregate what they can per rack, the PS or the ring does the rest), unless
-    --workers names them."""
+    """The hosts of a run, by rank: SwitchML's and omnireduce-switch's in one INA rack (or a single switch), where one
+    switch sees every worker; every other algorithm's on every worker host (ATP and Rina aggregate what they can per
+    rack, the PS or the ring does the rest; OmniReduce's host aggregator serves any host), unless --workers names them."""
     by_name = {h.name: h for h in plan.hosts}
     text = options.workers
     if text not in ('auto',) and not text.startswith('rack='):
@@ -25,7 +25,7 @@ def choose_hosts(plan, options, algorithm):
         if unknown:
             raise TopologyError('--workers: no host %s; the hosts are %s' % (', '.join(unknown), ', '.join(by_name)))
         return [by_name[n] for n in names]
-    if algorithm in ('ring', 'atp', 'ps', 'rina', 'hierarchical'):
+    if algorithm in ('ring', 'atp', 'ps', 'rina', 'hierarchical', 'omnireduce'):
         return list(plan.hosts)
     if text.startswith('rack='):
         rack = int(text[5:]) if text[5:].isdigit() else 0
@@ -37,5 +37,5 @@ def choose_hosts(plan, options, algorithm):
         return list(plan.hosts)
     ina_racks = [s.rack for s in plan.switches if s.role == 'tor' and s.kind == 'ina']
     if not ina_racks:
-        raise TopologyError('SwitchML needs an INA-capable ToR: give --ina-tors, or run --job ring')
+        raise TopologyError('%s needs an INA-capable ToR: give --ina-tors, or run --job ring' % ('SwitchML' if algorithm == 'switchml' else algorithm))
     return plan.hosts_of_rack(ina_racks[0])

@@ -128,3 +128,36 @@ export async function waitAllGone(pids: readonly number[], timeoutMs = 5000): Pr
   }
   return alive;
 }
+
+/** A row of the testbed's --json document (src/testbed/testbed-report.ts, formatTestbedJson), as the scenarios read it. */
+export interface TestbedJsonRow {
+  algorithm: string;
+  workers: number;
+  bytes: number;
+  identical: boolean | null;
+  boundViolations: number | null;
+  retransmissions: number | null;
+  sentPerWorker: number | null;
+  failure: string | null;
+  atp: TestbedJsonAtp | null;
+  inaRacks: string[] | null;
+  omnireduce: { aggregator: string; blockSize: number; slots: number } | null;
+}
+
+/** An ATP job's row details (src/testbed/atp-run-report.ts): its PS, levels and the PS's counters. */
+export interface TestbedJsonAtp {
+  job: number;
+  psHost: string;
+  level0: string[];
+  level1: string | null;
+  ps: { completed: number; completedByOnePiece: number; completedInSoftware: number; level1Aggregates: number } | null;
+}
+
+export interface TestbedJsonDocument {
+  runs: TestbedJsonRow[];
+  hosts: Record<string, string[]>;
+  traffic: { ping: { sent: number; received: number; failed: string[] }; tcp: { bytes: number; ok: boolean }[] } | null;
+  pids: number[];
+  framesLost: number;
+  ok: boolean;
+}

@@ -8,7 +8,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { descendants } from '../demo/helpers.js';
-import { CLI, PREFIX, PYTHON, ROOT, SCRIPT, isAlive, namespaces, ourInterfaces, ourProcesses, runScript, testbedTempDirs, waitAllGone, whyNotRunnable, type ScriptRun } from './helpers.js';
+import { CLI, PREFIX, PYTHON, ROOT, SCRIPT, isAlive, namespaces, ourInterfaces, ourProcesses, runScript, testbedTempDirs, waitAllGone, whyNotRunnable } from './helpers.js';
+import type { ScriptRun, TestbedJsonAtp as AtpDetails, TestbedJsonDocument as Document, TestbedJsonRow as Row } from './helpers.js';
 
 const why = whyNotRunnable();
 if (why) console.warn(`test/mininet/testbed: skipped: ${why}`);
@@ -18,34 +19,6 @@ if (!why && !(bmv2 && bmv2Files)) console.warn('test/mininet/testbed: BMv2 scena
 
 const SMALL = ['--tensor', '256KiB', '--timeout', '60', '--json'];
 const RUN_TIMEOUT_MS = 100_000;
-
-interface Row {
-  algorithm: string;
-  workers: number;
-  bytes: number;
-  identical: boolean | null;
-  boundViolations: number | null;
-  retransmissions: number | null;
-  failure: string | null;
-  atp: AtpDetails | null;
-  inaRacks: string[] | null;
-}
-/** An ATP job's row details (src/testbed/atp-run-report.ts): its PS, levels and the PS's counters. */
-interface AtpDetails {
-  job: number;
-  psHost: string;
-  level0: string[];
-  level1: string | null;
-  ps: { completed: number; completedByOnePiece: number; completedInSoftware: number; level1Aggregates: number } | null;
-}
-interface Document {
-  runs: Row[];
-  hosts: Record<string, string[]>;
-  traffic: { ping: { sent: number; received: number; failed: string[] }; tcp: { bytes: number; ok: boolean }[] } | null;
-  pids: number[];
-  framesLost: number;
-  ok: boolean;
-}
 
 let namespacesBefore: string[] = [];
 let tempBefore = new Set<string>();
@@ -277,6 +250,27 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
     expect(run.stderr).toContain(`its server on ${PREFIX}ps1`);
     expect(doc.runs[0]!.atp!.psHost).toBe(`${PREFIX}ps1`);
   }, 120_000);
+
+  // OmniReduce (issue #14): its host aggregator on the PS host, then the switch reprogrammed to omnireduce.p4 (blocks of
+  // 128, the largest it takes that divides the pattern's 256); every algorithm's workers reduce the same 90%-zero tensors.
+  test('OmniReduce on a host aggregator and in the switch beside dense SwitchML and ring, 90% zero blocks: every row exact', async () => {
+    const run = await runScript(['--topo', 'single,hosts=3', '--job', 'omnireduce,omnireduce-switch,switchml,ring', '--sparsity', '0.9', ...SMALL], RUN_TIMEOUT_MS);
+    const doc = documentOf(run);
+    expect(run.code, run.stderr).toBe(0);
+    expect(doc.runs.map(exact)).toEqual([
+      ['switchml', 3, true, 0, null],
+      ['omnireduce', 3, true, 0, null],
+      ['omnireduce-switch', 3, true, 0, null],
+      ['ring', 3, true, 0, null],
+    ]);
+    expect(doc.runs.map((r) => r.omnireduce)).toEqual([null, { aggregator: `${PREFIX}ps1`, blockSize: 256, slots: 32 }, { aggregator: `${PREFIX}s1`, blockSize: 128, slots: 32 }, null]);
+    expect(run.stderr).toContain('the INA switches: p4/omnireduce.p4 instead of p4/switchml.p4');
+    // Of 256 blocks an OmniReduce worker sends its ~26 non-zero ones and the first of each of the 32 slots, about a fifth
+    // of the dense bytes every SwitchML worker sends (dense it would be about as much); half leaves room for any resends.
+    const sent = doc.runs.map((r) => r.sentPerWorker!);
+    expect(sent[1]! / sent[0]!).toBeLessThan(0.5);
+    expect(sent[2]! / sent[0]!).toBeLessThan(0.5);
+  }, 150_000);
 
   test('a bad --topo is refused with a message and nothing is built', async () => {
     const run = await runScript(['--topo', 'ring,hosts=3'], RUN_TIMEOUT_MS);
