@@ -27,6 +27,8 @@ export interface TestbedRow {
   workers: number;
   timeMs: number | null;
   retransmissions: number | null;
+  /** Bytes each worker sent in the call, the mean over workers (UDP payloads; TCP stream bytes). */
+  sentPerWorker: number | null;
   boundViolations: number | null;
   identical: boolean | null;
   failure: string | null;

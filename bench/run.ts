@@ -19,8 +19,9 @@ import { fourAlgorithms } from './four-algorithms.js';
 import { atpMultiJob } from './atp-multi-job.js';
 import { rolloutMininet } from './rollout-mininet.js';
 import { omniReduceDensity } from './omnireduce-density.js';
+import { omniReduceDensityMininet } from './omnireduce-density-mininet.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, omniReduceDensity, testbedBench, mininetFourAlgorithms, rolloutMininet];
+const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, omniReduceDensity, testbedBench, mininetFourAlgorithms, rolloutMininet, omniReduceDensityMininet];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
