@@ -12,7 +12,8 @@
  * Exit status: 0 done, 1 the run failed, 2 bad arguments.
  */
 import { ATP_PORTS } from '../../wire/index.js';
-import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { agentCommand, type AgentProgram } from '../baseline/agent-program.js';
 import { formatSocketAddress, KernelUdpAddressedTransport, socketAddress, snapshotTransportCounters, type Ipv4CeObserverCounters, type SocketAddress } from '../transport/index.js';
 import { REAL_CLOCK, REAL_TIMERS, type AgentClock, type AgentTimers, type CancelTimer } from '../time.js';
 import { layoutAtpJob, type AtpRack } from './atp-job-layout.js';
@@ -226,29 +227,16 @@ export function formatAtpPsReport(r: AtpPsReport): string {
   );
 }
 
+const PROGRAM: AgentProgram<AtpPsMainOptions, AtpPsReport> = {
+  usage: ATP_PS_USAGE,
+  parse: parseAtpPsArgs,
+  run: (options, io, signal) => runAtpPs(options, signal, (address) => io.out(options.json ? JSON.stringify({ listening: address }) : `atp ps listening on ${address}`)),
+  format: formatAtpPsReport,
+};
+
 /** The whole command from argv: 2 for bad arguments, 1 when the run fails, else 0. */
-export async function atpPsCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  let options: AtpPsMainOptions | undefined;
-  try {
-    options = parseAtpPsArgs(argv);
-  } catch (err) {
-    io.err(describeError(err));
-    io.err(ATP_PS_USAGE);
-    return 2;
-  }
-  if (!options) {
-    io.out(ATP_PS_USAGE);
-    return 0;
-  }
-  const json = options.json;
-  try {
-    const report = await runAtpPs(options, signal, (address) => io.out(json ? JSON.stringify({ listening: address }) : `atp ps listening on ${address}`));
-    io.out(json ? JSON.stringify(report) : formatAtpPsReport(report));
-    return 0;
-  } catch (err) {
-    io.err(describeError(err));
-    return 1;
-  }
+export function atpPsCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return agentCommand(PROGRAM, argv, io, signal);
 }
 
 if (isProcessEntry(import.meta.url)) runAsProcess(atpPsCommand);

@@ -16,7 +16,8 @@ import { createHash } from 'node:crypto';
 import { compareWithReference, float64Reference } from '../baseline/accuracy.js';
 import { workerTensor } from '../baseline/sparse-tensor.js';
 import type { SentBytes } from '../allreduce.js';
-import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { agentCommand, runAgentProgram, type AgentProgram } from '../baseline/agent-program.js';
 import { KernelUdpTransport, snapshotTransportCounters, type Ipv4CeObserverCounters, type TransportCounters } from '../transport/index.js';
 import { ATP_LOOPBACK_TIMING, ATP_MININET_TIMING } from './atp-options.js';
 import { atpErrorBound } from './atp-scale.js';
@@ -124,33 +125,21 @@ export function formatAtpWorkerReport(report: AtpWorkerReport): string {
   );
 }
 
+const PROGRAM: AgentProgram<AtpWorkerMainOptions, Awaited<ReturnType<typeof runAtpWorker>>> = {
+  usage: ATP_WORKER_USAGE,
+  parse: parseAtpWorkerArgs,
+  run: (options, _io, signal) => runAtpWorker(options, signal),
+  format: formatAtpWorkerReport,
+};
+
 /** Runs parsed options and prints the report; resolves to the exit status (0 done, 1 failed). */
-export async function atpWorkerMain(options: AtpWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  try {
-    const report = await runAtpWorker(options, signal);
-    io.out(options.json ? JSON.stringify(report) : formatAtpWorkerReport(report));
-    return 0;
-  } catch (err) {
-    io.err(describeError(err));
-    return 1;
-  }
+export function atpWorkerMain(options: AtpWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return runAgentProgram(PROGRAM, options, io, signal);
 }
 
 /** The whole command from argv: 2 for bad arguments, else as atpWorkerMain. */
-export async function atpWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  let options: AtpWorkerMainOptions | undefined;
-  try {
-    options = parseAtpWorkerArgs(argv);
-  } catch (err) {
-    io.err(describeError(err));
-    io.err(ATP_WORKER_USAGE);
-    return 2;
-  }
-  if (!options) {
-    io.out(ATP_WORKER_USAGE);
-    return 0;
-  }
-  return atpWorkerMain(options, io, signal);
+export function atpWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return agentCommand(PROGRAM, argv, io, signal);
 }
 
 if (isProcessEntry(import.meta.url)) runAsProcess(atpWorkerCommand);

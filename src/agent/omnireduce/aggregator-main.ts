@@ -10,7 +10,8 @@
  *
  * Exit status: 0 done, 1 the run failed, 2 bad arguments.
  */
-import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { agentCommand, type AgentProgram } from '../baseline/agent-program.js';
 import { openAtpWire } from '../atp/wire-args.js';
 import { formatSocketAddress, KernelUdpAddressedTransport, snapshotTransportCounters, socketAddress, type TransportCounters } from '../transport/index.js';
 import { OMNIREDUCE_AGGREGATOR_USAGE, parseOmniReduceAggregatorArgs, type OmniReduceAggregatorMainOptions } from './aggregator-args.js';
@@ -77,29 +78,17 @@ export function formatOmniReduceAggregatorReport(r: OmniReduceAggregatorReport):
   return lines.join('\n');
 }
 
+const PROGRAM: AgentProgram<OmniReduceAggregatorMainOptions, OmniReduceAggregatorReport> = {
+  usage: OMNIREDUCE_AGGREGATOR_USAGE,
+  parse: parseOmniReduceAggregatorArgs,
+  run: (options, io, signal) =>
+    runOmniReduceAggregator(options, signal, (address) => io.out(options.json ? JSON.stringify({ listening: address }) : `omnireduce aggregator listening on ${address}`)),
+  format: formatOmniReduceAggregatorReport,
+};
+
 /** The whole command from argv: 2 for bad arguments, 1 when the run fails, else 0. */
-export async function omniReduceAggregatorCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  let options: OmniReduceAggregatorMainOptions | undefined;
-  try {
-    options = parseOmniReduceAggregatorArgs(argv);
-  } catch (err) {
-    io.err(describeError(err));
-    io.err(OMNIREDUCE_AGGREGATOR_USAGE);
-    return 2;
-  }
-  if (!options) {
-    io.out(OMNIREDUCE_AGGREGATOR_USAGE);
-    return 0;
-  }
-  const json = options.json;
-  try {
-    const report = await runOmniReduceAggregator(options, signal, (address) => io.out(json ? JSON.stringify({ listening: address }) : `omnireduce aggregator listening on ${address}`));
-    io.out(json ? JSON.stringify(report) : formatOmniReduceAggregatorReport(report));
-    return 0;
-  } catch (err) {
-    io.err(describeError(err));
-    return 1;
-  }
+export function omniReduceAggregatorCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return agentCommand(PROGRAM, argv, io, signal);
 }
 
 if (isProcessEntry(import.meta.url)) runAsProcess(omniReduceAggregatorCommand);

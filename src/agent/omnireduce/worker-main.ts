@@ -15,7 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import { workerTensor } from '../baseline/sparse-tensor.js';
-import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { agentCommand, runAgentProgram, type AgentProgram } from '../baseline/agent-program.js';
 import { openAtpWire } from '../atp/wire-args.js';
 import { compareWithFloat64Sum, jobChunkExponents } from '../switchml/quantisation.js';
 import { formatSocketAddress, KernelUdpAddressedTransport, snapshotTransportCounters, type TransportCounters } from '../transport/index.js';
@@ -116,33 +117,21 @@ export function formatOmniReduceWorkerReport(report: OmniReduceWorkerReport): st
   );
 }
 
+const PROGRAM: AgentProgram<OmniReduceWorkerMainOptions, Awaited<ReturnType<typeof runOmniReduceWorker>>> = {
+  usage: OMNIREDUCE_WORKER_USAGE,
+  parse: parseOmniReduceWorkerArgs,
+  run: (options, _io, signal) => runOmniReduceWorker(options, signal),
+  format: formatOmniReduceWorkerReport,
+};
+
 /** Runs parsed options and prints the report; resolves to the exit status (0 done, 1 failed). */
-export async function omniReduceWorkerMain(options: OmniReduceWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  try {
-    const report = await runOmniReduceWorker(options, signal);
-    io.out(options.json ? JSON.stringify(report) : formatOmniReduceWorkerReport(report));
-    return 0;
-  } catch (err) {
-    io.err(describeError(err));
-    return 1;
-  }
+export function omniReduceWorkerMain(options: OmniReduceWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return runAgentProgram(PROGRAM, options, io, signal);
 }
 
 /** The whole command from argv: 2 for bad arguments, else as omniReduceWorkerMain. */
-export async function omniReduceWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  let options: OmniReduceWorkerMainOptions | undefined;
-  try {
-    options = parseOmniReduceWorkerArgs(argv);
-  } catch (err) {
-    io.err(describeError(err));
-    io.err(OMNIREDUCE_WORKER_USAGE);
-    return 2;
-  }
-  if (!options) {
-    io.out(OMNIREDUCE_WORKER_USAGE);
-    return 0;
-  }
-  return omniReduceWorkerMain(options, io, signal);
+export function omniReduceWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return agentCommand(PROGRAM, argv, io, signal);
 }
 
 if (isProcessEntry(import.meta.url)) runAsProcess(omniReduceWorkerCommand);

@@ -15,7 +15,8 @@
 import { createHash } from 'node:crypto';
 import { workerTensor } from '../baseline/sparse-tensor.js';
 import type { SentBytes } from '../allreduce.js';
-import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { agentCommand, runAgentProgram, type AgentProgram } from '../baseline/agent-program.js';
 import { openAtpWire } from '../atp/wire-args.js';
 import { KernelUdpAddressedTransport, snapshotTransportCounters, type TransportCounters } from '../transport/index.js';
 import { REAL_CLOCK } from '../time.js';
@@ -102,33 +103,21 @@ export function formatRinaWorkerReport(report: RinaWorkerReport): string {
   );
 }
 
+const PROGRAM: AgentProgram<RinaWorkerMainOptions, Awaited<ReturnType<typeof runRinaWorker>>> = {
+  usage: RINA_WORKER_USAGE,
+  parse: parseRinaWorkerArgs,
+  run: (options, _io, signal) => runRinaWorker(options, signal),
+  format: formatRinaWorkerReport,
+};
+
 /** Runs parsed options and prints the report; resolves to the exit status (0 done, 1 failed). */
-export async function rinaWorkerMain(options: RinaWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  try {
-    const report = await runRinaWorker(options, signal);
-    io.out(options.json ? JSON.stringify(report) : formatRinaWorkerReport(report));
-    return 0;
-  } catch (err) {
-    io.err(describeError(err));
-    return 1;
-  }
+export function rinaWorkerMain(options: RinaWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return runAgentProgram(PROGRAM, options, io, signal);
 }
 
 /** The whole command from argv: 2 for bad arguments, else as rinaWorkerMain. */
-export async function rinaWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  let options: RinaWorkerMainOptions | undefined;
-  try {
-    options = parseRinaWorkerArgs(argv);
-  } catch (err) {
-    io.err(describeError(err));
-    io.err(RINA_WORKER_USAGE);
-    return 2;
-  }
-  if (!options) {
-    io.out(RINA_WORKER_USAGE);
-    return 0;
-  }
-  return rinaWorkerMain(options, io, signal);
+export function rinaWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return agentCommand(PROGRAM, argv, io, signal);
 }
 
 if (isProcessEntry(import.meta.url)) runAsProcess(rinaWorkerCommand);

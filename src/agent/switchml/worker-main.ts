@@ -18,7 +18,8 @@
 import { createHash } from 'node:crypto';
 import { workerTensor } from '../baseline/sparse-tensor.js';
 import type { SentBytes } from '../allreduce.js';
-import { CONSOLE_IO, describeError, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
+import { agentCommand, runAgentProgram, type AgentProgram } from '../baseline/agent-program.js';
 import { type DatagramTransport, KernelUdpTransport, snapshotTransportCounters, type TransportCounters, UdpWireTransport } from '../transport/index.js';
 import { compareWithFloat64Sum, jobChunkExponents } from './quantisation.js';
 import { SWITCHML_LOOPBACK_TIMING, SWITCHML_MININET_TIMING } from './switchml-options.js';
@@ -125,33 +126,21 @@ export function formatSwitchMlReport(report: SwitchMlWorkerReport): string {
   );
 }
 
+const PROGRAM: AgentProgram<SwitchMlWorkerMainOptions, Awaited<ReturnType<typeof runSwitchMlWorker>>> = {
+  usage: SWITCHML_WORKER_USAGE,
+  parse: parseSwitchMlWorkerArgs,
+  run: (options, _io, signal) => runSwitchMlWorker(options, signal),
+  format: formatSwitchMlReport,
+};
+
 /** Runs parsed options and prints the report; resolves to the exit status (0 done, 1 failed). */
-export async function switchMlWorkerMain(options: SwitchMlWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  try {
-    const report = await runSwitchMlWorker(options, signal);
-    io.out(options.json ? JSON.stringify(report) : formatSwitchMlReport(report));
-    return 0;
-  } catch (err) {
-    io.err(describeError(err));
-    return 1;
-  }
+export function switchMlWorkerMain(options: SwitchMlWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return runAgentProgram(PROGRAM, options, io, signal);
 }
 
 /** The whole command from argv: 2 for bad arguments, else as switchMlWorkerMain. */
-export async function switchMlWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  let options: SwitchMlWorkerMainOptions | undefined;
-  try {
-    options = parseSwitchMlWorkerArgs(argv);
-  } catch (err) {
-    io.err(describeError(err));
-    io.err(SWITCHML_WORKER_USAGE);
-    return 2;
-  }
-  if (!options) {
-    io.out(SWITCHML_WORKER_USAGE);
-    return 0;
-  }
-  return switchMlWorkerMain(options, io, signal);
+export function switchMlWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
+  return agentCommand(PROGRAM, argv, io, signal);
 }
 
 if (isProcessEntry(import.meta.url)) runAsProcess(switchMlWorkerCommand);
