@@ -11,18 +11,16 @@
 import { atpAgentConfigs, defineJob, type AtpAgentConfigs } from '../controller/index.js';
 import { summariseRun, type DemoRow } from '../report/demo-results.js';
 import { atpSource } from '../run/package-paths.js';
-import { JSON_LISTENING, startAnnouncedChild } from './announced-child.js';
 import type { TrackedChild } from './child-group.js';
 import { atpJobInput, atpPsDemoArgs, atpPsHost, atpWorkerDemoArgs } from './demo-atp.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 import { INA_WORKER_NICENESS, interrupted, type DemoRunContext } from './demo-run-context.js';
 import { startProgrammedSwitch } from './programmed-switch.js';
-import { whenServerExits, stopServer } from './server-child.js';
+import { startServer, stopServer, whenServerExits } from './server-child.js';
 import { whenSwitchExits } from './switch-process.js';
 import { runWorkerPhase } from './worker-phase.js';
 import { parseAtpServerReport, type AtpServerSummary } from './atp-server-report.js';
 
-const PS_START_TIMEOUT_MS = 30_000;
 const PS = 'atp: the parameter server';
 
 export interface AtpRun {
@@ -47,18 +45,7 @@ export async function runAtp(ctx: DemoRunContext): Promise<AtpRun> {
   try {
     const configs = sw.installed;
     ctx.progress.update('atp: starting the parameter server');
-    server = (
-      await startAnnouncedChild(ctx.group, {
-        name: 'atp-ps',
-        command: process.execPath,
-        args: [ctx.cliEntry, 'agent', ...atpPsDemoArgs(configs.ps, ps, sw.wires[hosts.length]!)],
-        announcement: JSON_LISTENING,
-        startTimeoutMs: PS_START_TIMEOUT_MS,
-        signal: ctx.hooks.signal,
-        what: "atp's parameter server",
-        failed: (message) => new DemoError(DEMO_ERROR_CODES.worker, message),
-      })
-    ).child;
+    server = await startServer(ctx, 'atp-ps', atpPsDemoArgs(configs.ps, ps, sw.wires[hosts.length]!), "atp's parameter server");
     interrupted(ctx.hooks.signal);
     const during = "while atp's workers were running";
     const run = { length: ctx.elements, seed: options.seed };

@@ -18,17 +18,15 @@ import { defineJob, omniReduceAgentCommands, type OmniReduceAgentCommands } from
 import { DEFAULT_SPARSE_BLOCK } from '../agent/baseline/sparse-tensor.js';
 import { summariseRun, type DemoAlgorithm, type DemoRow } from '../report/demo-results.js';
 import { omniReduceSource } from '../run/package-paths.js';
-import { JSON_LISTENING, startAnnouncedChild } from './announced-child.js';
 import type { TrackedChild } from './child-group.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 import { omniReduceAggregatorDemoArgs, omniReduceAggregatorHost, omniReduceJobInput, omniReduceWorkerDemoArgs, type OmniReduceVariant } from './demo-omnireduce.js';
 import { INA_WORKER_NICENESS, interrupted, type DemoRunContext } from './demo-run-context.js';
 import { startProgrammedSwitch } from './programmed-switch.js';
-import { stopServer, whenServerExits } from './server-child.js';
+import { startServer, stopServer, whenServerExits } from './server-child.js';
 import { whenSwitchExits } from './switch-process.js';
 import { runWorkerPhase } from './worker-phase.js';
 
-const AGGREGATOR_START_TIMEOUT_MS = 30_000;
 /** omnireduce.p4 takes blocks of 8..128 elements, a multiple of 8 (its OMNIREDUCE_BLOCK). */
 const SWITCH_MAX_BLOCK = 128;
 
@@ -67,18 +65,7 @@ export async function runOmniReduce(ctx: DemoRunContext, variant: OmniReduceVari
     const shard = commands.aggregators[0];
     if (shard) {
       ctx.progress.update(`${algorithm}: starting the host aggregator`);
-      aggregator = (
-        await startAnnouncedChild(ctx.group, {
-          name: 'omnireduce-aggregator',
-          command: process.execPath,
-          args: [ctx.cliEntry, 'agent', ...omniReduceAggregatorDemoArgs(shard.args, aggregatorHost, sw.wires[hosts.length]!)],
-          announcement: JSON_LISTENING,
-          startTimeoutMs: AGGREGATOR_START_TIMEOUT_MS,
-          signal: ctx.hooks.signal,
-          what,
-          failed: (message) => new DemoError(DEMO_ERROR_CODES.worker, message),
-        })
-      ).child;
+      aggregator = await startServer(ctx, 'omnireduce-aggregator', omniReduceAggregatorDemoArgs(shard.args, aggregatorHost, sw.wires[hosts.length]!), what);
     }
     interrupted(ctx.hooks.signal);
     const during = `while ${algorithm}'s workers were running`;

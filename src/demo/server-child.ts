@@ -4,6 +4,7 @@
  * so its exit while the workers run is a failure, and stopping it (SIGTERM)
  * makes it print its report and exit 0.
  */
+import { JSON_LISTENING, startAnnouncedChild } from './announced-child.js';
 import type { DemoRunContext } from './demo-run-context.js';
 import type { TrackedChild } from './child-group.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
@@ -12,6 +13,22 @@ import { lastLines } from './worker-runs.js';
 
 /** It prints its report and exits at once on SIGTERM; this only bounds a server that hangs. */
 const SERVER_STOP_GRACE_MS = 5_000;
+const SERVER_START_TIMEOUT_MS = 30_000;
+
+/** Starts `p4ina agent ARGS` and waits for its `{"listening":…}` line. */
+export async function startServer(ctx: DemoRunContext, name: string, args: readonly string[], what: string): Promise<TrackedChild> {
+  const started = await startAnnouncedChild(ctx.group, {
+    name,
+    command: process.execPath,
+    args: [ctx.cliEntry, 'agent', ...args],
+    announcement: JSON_LISTENING,
+    startTimeoutMs: SERVER_START_TIMEOUT_MS,
+    signal: ctx.hooks.signal,
+    what,
+    failed: (message) => new DemoError(DEMO_ERROR_CODES.worker, message),
+  });
+  return started.child;
+}
 
 /** Rejects as soon as the server exits; never resolves. `what` names it ("atp: the parameter server"). */
 export function whenServerExits(server: TrackedChild, what: string, during: string): Promise<never> {
