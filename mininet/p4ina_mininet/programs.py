@@ -46,7 +46,9 @@ class Programs:
         given = getattr(self.options, BMV2_OPTIONS[name])
         if not given:
             flag = '--' + BMV2_OPTIONS[name].replace('_', '-')
-            raise ProgramError('--target bmv2 needs %s JSON,P4INFO (p4c-bm2-ss outputs of p4/%s.p4; see README)' % (flag, name))
+            # Legacy P4 switches can be Linux bridges instead.
+            instead = ', or --legacy bridge --spine bridge' if name == 'forward' else ''
+            raise ProgramError('--target bmv2 needs %s JSON,P4INFO (p4c-bm2-ss outputs of p4/%s.p4; see README%s)' % (flag, name, instead))
         return {'config': os.path.abspath(given[0]), 'p4info': os.path.abspath(given[1])}
 
     def _compiled(self, name):

@@ -113,6 +113,25 @@ print(json.dumps([first_ina_program(parse(['--job', j]).job) for j in ['omniredu
     expect(value).toEqual(['omnireduce', 'switchml', 'atp', 'rina_tor', 'switchml', 'switchml']);
   });
 
+  test('--target bmv2: the INA switches start with switchml.p4, the omnireduce-switch run gets --bmv2-omnireduce; a missing program names its flag', () => {
+    const { value, stderr } = python(`from p4ina_mininet.programs import Programs, ProgramError
+o = parse(['--target', 'bmv2', '--job', 'switchml,omnireduce-switch', '--bmv2-switchml', '/b/s.json,/b/s.txtpb', '--bmv2-omnireduce', '/b/o.json,/b/o.txtpb'])
+p = Programs('node', 'cli', '/repo', '/tmp', o)
+try:
+    p.files('forward')
+    missing = None
+except ProgramError as err:
+    missing = str(err)
+print(json.dumps([p.first_ina, p.files(p.first_ina), p.files('omnireduce'), missing]))`);
+    expect(stderr).toBe('');
+    expect(value).toEqual([
+      'switchml',
+      { config: '/b/s.json', p4info: '/b/s.txtpb' },
+      { config: '/b/o.json', p4info: '/b/o.txtpb' },
+      '--target bmv2 needs --bmv2-forward JSON,P4INFO (p4c-bm2-ss outputs of p4/forward.p4; see README, or --legacy bridge --spine bridge)',
+    ]);
+  });
+
   test.each([
     [['--sparsity', '1.5'], '--sparsity is the share of all-zero blocks, 0 to 1'],
     [['--pattern', 'diagonal'], "invalid choice: 'diagonal'"],
