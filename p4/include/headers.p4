@@ -5,9 +5,13 @@
  * the wire, which is how a P4 header lays out its fields.
  *
  * Configuration (override with -DNAME=VALUE):
- *   SWITCHML_ELEMENTS  int32 values per SwitchML packet: 64 by default, a
- *                      multiple of 8 from 8 to 256. Agents must use the same
- *                      count; the switch drops packets that carry another.
+ *   SWITCHML_ELEMENTS  int32 values per SwitchML packet: 64 by default
+ *                      (SwitchML's own), any count from 1 to 364: the most
+ *                      whose IPv4 packet fits a 1500-byte MTU (20 IPv4 + 8 UDP +
+ *                      14 SwitchML + 4 × 364 = 1498 bytes). Agents must use
+ *                      the same count; the switch drops packets that carry
+ *                      another. The controller reads it from the P4Info
+ *                      (size of `values` / size of `seen`).
  */
 #ifndef P4INA_HEADERS_P4
 #define P4INA_HEADERS_P4
@@ -16,8 +20,8 @@
 #define SWITCHML_ELEMENTS 64
 #endif
 
-#if SWITCHML_ELEMENTS < 8 || SWITCHML_ELEMENTS > 256 || SWITCHML_ELEMENTS % 8 != 0
-#error "SWITCHML_ELEMENTS must be a multiple of 8 from 8 to 256"
+#if SWITCHML_ELEMENTS < 1 || SWITCHML_ELEMENTS > 364
+#error "SWITCHML_ELEMENTS must be from 1 to 364 (a frame of 364 values fills a 1500-byte MTU)"
 #endif
 
 const bit<16> ETHERTYPE_IPV4 = 0x0800;

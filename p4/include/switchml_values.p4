@@ -2,14 +2,22 @@
  * SWITCHML_FOR_EACH_VALUE(OP) expands to OP(0) OP(1) ... OP(SWITCHML_ELEMENTS - 1).
  *
  * P4-16 has no loops, and a packet carries SWITCHML_ELEMENTS values (64 by
- * default, any multiple of 8 from 8 to 256 with -DSWITCHML_ELEMENTS=N). The
- * parser and the aggregation touch every value with one statement each, so
- * the statements are generated here by the preprocessor: OP is the name of a
- * one-argument macro, called with each index as a plain integer literal
- * (constant header-stack indices are what every P4 target accepts).
+ * default, any count from 1 to 364 with -DSWITCHML_ELEMENTS=N). The parser
+ * and the aggregation touch every value with one statement each, so the
+ * statements are generated here by the preprocessor: OP is the name of a
+ * one-argument macro, called with each index as a parenthesised sum of
+ * integer literals, e.g. ((((0 + 256) + 64) + 32) + 3). Every front end folds
+ * such a sum into a constant before anything else sees it (p4c's
+ * ConstantFolding runs before type checking; p4ina's fold-constants pass
+ * too), so the header-stack indices are compile-time constants, which is
+ * what every P4 target accepts, and the register indices are
+ * value_base + a constant, as with plain literals.
  *
- * The indices come in groups of eight. Group g is present when
- * SWITCHML_ELEMENTS > 8 * g; an absent group expands to nothing.
+ * SWITCHML_ELEMENTS is written in binary: SWITCHML_VALUES_<2^k>(OP, b) expands
+ * to 2^k indices from b on, and SWITCHML_PART_<2^k> is that block when bit k
+ * of SWITCHML_ELEMENTS is set (nothing otherwise), placed after the larger
+ * blocks (SWITCHML_END_<2^k> is where it ends). So any count costs at most
+ * nine blocks, with indices 0 .. SWITCHML_ELEMENTS - 1 in order, once each.
  * headers.p4 defines SWITCHML_ELEMENTS and rejects unsupported values.
  */
 #ifndef P4INA_SWITCHML_VALUES_P4
@@ -17,199 +25,89 @@
 
 #include "headers.p4"
 
-#if SWITCHML_ELEMENTS > 0
-#define SWITCHML_GROUP_0(OP) OP(0) OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7)
+#define SWITCHML_VALUES_1(OP, b) OP(b)
+#define SWITCHML_VALUES_2(OP, b) SWITCHML_VALUES_1(OP, b) SWITCHML_VALUES_1(OP, ((b) + 1))
+#define SWITCHML_VALUES_4(OP, b) SWITCHML_VALUES_2(OP, b) SWITCHML_VALUES_2(OP, ((b) + 2))
+#define SWITCHML_VALUES_8(OP, b) SWITCHML_VALUES_4(OP, b) SWITCHML_VALUES_4(OP, ((b) + 4))
+#define SWITCHML_VALUES_16(OP, b) SWITCHML_VALUES_8(OP, b) SWITCHML_VALUES_8(OP, ((b) + 8))
+#define SWITCHML_VALUES_32(OP, b) SWITCHML_VALUES_16(OP, b) SWITCHML_VALUES_16(OP, ((b) + 16))
+#define SWITCHML_VALUES_64(OP, b) SWITCHML_VALUES_32(OP, b) SWITCHML_VALUES_32(OP, ((b) + 32))
+#define SWITCHML_VALUES_128(OP, b) SWITCHML_VALUES_64(OP, b) SWITCHML_VALUES_64(OP, ((b) + 64))
+#define SWITCHML_VALUES_256(OP, b) SWITCHML_VALUES_128(OP, b) SWITCHML_VALUES_128(OP, ((b) + 128))
+
+#if SWITCHML_ELEMENTS & 256
+#define SWITCHML_PART_256(OP) SWITCHML_VALUES_256(OP, 0)
+#define SWITCHML_END_256 (0 + 256)
 #else
-#define SWITCHML_GROUP_0(OP)
+#define SWITCHML_PART_256(OP)
+#define SWITCHML_END_256 0
 #endif
-#if SWITCHML_ELEMENTS > 8
-#define SWITCHML_GROUP_1(OP) OP(8) OP(9) OP(10) OP(11) OP(12) OP(13) OP(14) OP(15)
+#if SWITCHML_ELEMENTS & 128
+#define SWITCHML_PART_128(OP) SWITCHML_VALUES_128(OP, SWITCHML_END_256)
+#define SWITCHML_END_128 (SWITCHML_END_256 + 128)
 #else
-#define SWITCHML_GROUP_1(OP)
+#define SWITCHML_PART_128(OP)
+#define SWITCHML_END_128 SWITCHML_END_256
 #endif
-#if SWITCHML_ELEMENTS > 16
-#define SWITCHML_GROUP_2(OP) OP(16) OP(17) OP(18) OP(19) OP(20) OP(21) OP(22) OP(23)
+#if SWITCHML_ELEMENTS & 64
+#define SWITCHML_PART_64(OP) SWITCHML_VALUES_64(OP, SWITCHML_END_128)
+#define SWITCHML_END_64 (SWITCHML_END_128 + 64)
 #else
-#define SWITCHML_GROUP_2(OP)
+#define SWITCHML_PART_64(OP)
+#define SWITCHML_END_64 SWITCHML_END_128
 #endif
-#if SWITCHML_ELEMENTS > 24
-#define SWITCHML_GROUP_3(OP) OP(24) OP(25) OP(26) OP(27) OP(28) OP(29) OP(30) OP(31)
+#if SWITCHML_ELEMENTS & 32
+#define SWITCHML_PART_32(OP) SWITCHML_VALUES_32(OP, SWITCHML_END_64)
+#define SWITCHML_END_32 (SWITCHML_END_64 + 32)
 #else
-#define SWITCHML_GROUP_3(OP)
+#define SWITCHML_PART_32(OP)
+#define SWITCHML_END_32 SWITCHML_END_64
 #endif
-#if SWITCHML_ELEMENTS > 32
-#define SWITCHML_GROUP_4(OP) OP(32) OP(33) OP(34) OP(35) OP(36) OP(37) OP(38) OP(39)
+#if SWITCHML_ELEMENTS & 16
+#define SWITCHML_PART_16(OP) SWITCHML_VALUES_16(OP, SWITCHML_END_32)
+#define SWITCHML_END_16 (SWITCHML_END_32 + 16)
 #else
-#define SWITCHML_GROUP_4(OP)
+#define SWITCHML_PART_16(OP)
+#define SWITCHML_END_16 SWITCHML_END_32
 #endif
-#if SWITCHML_ELEMENTS > 40
-#define SWITCHML_GROUP_5(OP) OP(40) OP(41) OP(42) OP(43) OP(44) OP(45) OP(46) OP(47)
+#if SWITCHML_ELEMENTS & 8
+#define SWITCHML_PART_8(OP) SWITCHML_VALUES_8(OP, SWITCHML_END_16)
+#define SWITCHML_END_8 (SWITCHML_END_16 + 8)
 #else
-#define SWITCHML_GROUP_5(OP)
+#define SWITCHML_PART_8(OP)
+#define SWITCHML_END_8 SWITCHML_END_16
 #endif
-#if SWITCHML_ELEMENTS > 48
-#define SWITCHML_GROUP_6(OP) OP(48) OP(49) OP(50) OP(51) OP(52) OP(53) OP(54) OP(55)
+#if SWITCHML_ELEMENTS & 4
+#define SWITCHML_PART_4(OP) SWITCHML_VALUES_4(OP, SWITCHML_END_8)
+#define SWITCHML_END_4 (SWITCHML_END_8 + 4)
 #else
-#define SWITCHML_GROUP_6(OP)
+#define SWITCHML_PART_4(OP)
+#define SWITCHML_END_4 SWITCHML_END_8
 #endif
-#if SWITCHML_ELEMENTS > 56
-#define SWITCHML_GROUP_7(OP) OP(56) OP(57) OP(58) OP(59) OP(60) OP(61) OP(62) OP(63)
+#if SWITCHML_ELEMENTS & 2
+#define SWITCHML_PART_2(OP) SWITCHML_VALUES_2(OP, SWITCHML_END_4)
+#define SWITCHML_END_2 (SWITCHML_END_4 + 2)
 #else
-#define SWITCHML_GROUP_7(OP)
+#define SWITCHML_PART_2(OP)
+#define SWITCHML_END_2 SWITCHML_END_4
 #endif
-#if SWITCHML_ELEMENTS > 64
-#define SWITCHML_GROUP_8(OP) OP(64) OP(65) OP(66) OP(67) OP(68) OP(69) OP(70) OP(71)
+#if SWITCHML_ELEMENTS & 1
+#define SWITCHML_PART_1(OP) SWITCHML_VALUES_1(OP, SWITCHML_END_2)
+#define SWITCHML_END_1 (SWITCHML_END_2 + 1)
 #else
-#define SWITCHML_GROUP_8(OP)
-#endif
-#if SWITCHML_ELEMENTS > 72
-#define SWITCHML_GROUP_9(OP) OP(72) OP(73) OP(74) OP(75) OP(76) OP(77) OP(78) OP(79)
-#else
-#define SWITCHML_GROUP_9(OP)
-#endif
-#if SWITCHML_ELEMENTS > 80
-#define SWITCHML_GROUP_10(OP) OP(80) OP(81) OP(82) OP(83) OP(84) OP(85) OP(86) OP(87)
-#else
-#define SWITCHML_GROUP_10(OP)
-#endif
-#if SWITCHML_ELEMENTS > 88
-#define SWITCHML_GROUP_11(OP) OP(88) OP(89) OP(90) OP(91) OP(92) OP(93) OP(94) OP(95)
-#else
-#define SWITCHML_GROUP_11(OP)
-#endif
-#if SWITCHML_ELEMENTS > 96
-#define SWITCHML_GROUP_12(OP) OP(96) OP(97) OP(98) OP(99) OP(100) OP(101) OP(102) OP(103)
-#else
-#define SWITCHML_GROUP_12(OP)
-#endif
-#if SWITCHML_ELEMENTS > 104
-#define SWITCHML_GROUP_13(OP) OP(104) OP(105) OP(106) OP(107) OP(108) OP(109) OP(110) OP(111)
-#else
-#define SWITCHML_GROUP_13(OP)
-#endif
-#if SWITCHML_ELEMENTS > 112
-#define SWITCHML_GROUP_14(OP) OP(112) OP(113) OP(114) OP(115) OP(116) OP(117) OP(118) OP(119)
-#else
-#define SWITCHML_GROUP_14(OP)
-#endif
-#if SWITCHML_ELEMENTS > 120
-#define SWITCHML_GROUP_15(OP) OP(120) OP(121) OP(122) OP(123) OP(124) OP(125) OP(126) OP(127)
-#else
-#define SWITCHML_GROUP_15(OP)
-#endif
-#if SWITCHML_ELEMENTS > 128
-#define SWITCHML_GROUP_16(OP) OP(128) OP(129) OP(130) OP(131) OP(132) OP(133) OP(134) OP(135)
-#else
-#define SWITCHML_GROUP_16(OP)
-#endif
-#if SWITCHML_ELEMENTS > 136
-#define SWITCHML_GROUP_17(OP) OP(136) OP(137) OP(138) OP(139) OP(140) OP(141) OP(142) OP(143)
-#else
-#define SWITCHML_GROUP_17(OP)
-#endif
-#if SWITCHML_ELEMENTS > 144
-#define SWITCHML_GROUP_18(OP) OP(144) OP(145) OP(146) OP(147) OP(148) OP(149) OP(150) OP(151)
-#else
-#define SWITCHML_GROUP_18(OP)
-#endif
-#if SWITCHML_ELEMENTS > 152
-#define SWITCHML_GROUP_19(OP) OP(152) OP(153) OP(154) OP(155) OP(156) OP(157) OP(158) OP(159)
-#else
-#define SWITCHML_GROUP_19(OP)
-#endif
-#if SWITCHML_ELEMENTS > 160
-#define SWITCHML_GROUP_20(OP) OP(160) OP(161) OP(162) OP(163) OP(164) OP(165) OP(166) OP(167)
-#else
-#define SWITCHML_GROUP_20(OP)
-#endif
-#if SWITCHML_ELEMENTS > 168
-#define SWITCHML_GROUP_21(OP) OP(168) OP(169) OP(170) OP(171) OP(172) OP(173) OP(174) OP(175)
-#else
-#define SWITCHML_GROUP_21(OP)
-#endif
-#if SWITCHML_ELEMENTS > 176
-#define SWITCHML_GROUP_22(OP) OP(176) OP(177) OP(178) OP(179) OP(180) OP(181) OP(182) OP(183)
-#else
-#define SWITCHML_GROUP_22(OP)
-#endif
-#if SWITCHML_ELEMENTS > 184
-#define SWITCHML_GROUP_23(OP) OP(184) OP(185) OP(186) OP(187) OP(188) OP(189) OP(190) OP(191)
-#else
-#define SWITCHML_GROUP_23(OP)
-#endif
-#if SWITCHML_ELEMENTS > 192
-#define SWITCHML_GROUP_24(OP) OP(192) OP(193) OP(194) OP(195) OP(196) OP(197) OP(198) OP(199)
-#else
-#define SWITCHML_GROUP_24(OP)
-#endif
-#if SWITCHML_ELEMENTS > 200
-#define SWITCHML_GROUP_25(OP) OP(200) OP(201) OP(202) OP(203) OP(204) OP(205) OP(206) OP(207)
-#else
-#define SWITCHML_GROUP_25(OP)
-#endif
-#if SWITCHML_ELEMENTS > 208
-#define SWITCHML_GROUP_26(OP) OP(208) OP(209) OP(210) OP(211) OP(212) OP(213) OP(214) OP(215)
-#else
-#define SWITCHML_GROUP_26(OP)
-#endif
-#if SWITCHML_ELEMENTS > 216
-#define SWITCHML_GROUP_27(OP) OP(216) OP(217) OP(218) OP(219) OP(220) OP(221) OP(222) OP(223)
-#else
-#define SWITCHML_GROUP_27(OP)
-#endif
-#if SWITCHML_ELEMENTS > 224
-#define SWITCHML_GROUP_28(OP) OP(224) OP(225) OP(226) OP(227) OP(228) OP(229) OP(230) OP(231)
-#else
-#define SWITCHML_GROUP_28(OP)
-#endif
-#if SWITCHML_ELEMENTS > 232
-#define SWITCHML_GROUP_29(OP) OP(232) OP(233) OP(234) OP(235) OP(236) OP(237) OP(238) OP(239)
-#else
-#define SWITCHML_GROUP_29(OP)
-#endif
-#if SWITCHML_ELEMENTS > 240
-#define SWITCHML_GROUP_30(OP) OP(240) OP(241) OP(242) OP(243) OP(244) OP(245) OP(246) OP(247)
-#else
-#define SWITCHML_GROUP_30(OP)
-#endif
-#if SWITCHML_ELEMENTS > 248
-#define SWITCHML_GROUP_31(OP) OP(248) OP(249) OP(250) OP(251) OP(252) OP(253) OP(254) OP(255)
-#else
-#define SWITCHML_GROUP_31(OP)
+#define SWITCHML_PART_1(OP)
+#define SWITCHML_END_1 SWITCHML_END_2
 #endif
 
 #define SWITCHML_FOR_EACH_VALUE(OP) \
-    SWITCHML_GROUP_0(OP) \
-    SWITCHML_GROUP_1(OP) \
-    SWITCHML_GROUP_2(OP) \
-    SWITCHML_GROUP_3(OP) \
-    SWITCHML_GROUP_4(OP) \
-    SWITCHML_GROUP_5(OP) \
-    SWITCHML_GROUP_6(OP) \
-    SWITCHML_GROUP_7(OP) \
-    SWITCHML_GROUP_8(OP) \
-    SWITCHML_GROUP_9(OP) \
-    SWITCHML_GROUP_10(OP) \
-    SWITCHML_GROUP_11(OP) \
-    SWITCHML_GROUP_12(OP) \
-    SWITCHML_GROUP_13(OP) \
-    SWITCHML_GROUP_14(OP) \
-    SWITCHML_GROUP_15(OP) \
-    SWITCHML_GROUP_16(OP) \
-    SWITCHML_GROUP_17(OP) \
-    SWITCHML_GROUP_18(OP) \
-    SWITCHML_GROUP_19(OP) \
-    SWITCHML_GROUP_20(OP) \
-    SWITCHML_GROUP_21(OP) \
-    SWITCHML_GROUP_22(OP) \
-    SWITCHML_GROUP_23(OP) \
-    SWITCHML_GROUP_24(OP) \
-    SWITCHML_GROUP_25(OP) \
-    SWITCHML_GROUP_26(OP) \
-    SWITCHML_GROUP_27(OP) \
-    SWITCHML_GROUP_28(OP) \
-    SWITCHML_GROUP_29(OP) \
-    SWITCHML_GROUP_30(OP) \
-    SWITCHML_GROUP_31(OP)
+    SWITCHML_PART_256(OP) \
+    SWITCHML_PART_128(OP) \
+    SWITCHML_PART_64(OP) \
+    SWITCHML_PART_32(OP) \
+    SWITCHML_PART_16(OP) \
+    SWITCHML_PART_8(OP) \
+    SWITCHML_PART_4(OP) \
+    SWITCHML_PART_2(OP) \
+    SWITCHML_PART_1(OP)
 
 #endif /* P4INA_SWITCHML_VALUES_P4 */

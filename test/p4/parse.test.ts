@@ -26,7 +26,7 @@ describe('parsing', () => {
     expect(parseDiagnostics(path.join(ROOT, file))).toBe('');
   });
 
-  it.each(['8', '32', '256'])('the programs parse with -D SWITCHML_ELEMENTS=%s', (n) => {
+  it.each(['1', '8', '12', '32', '256', '364'])('the programs parse with -D SWITCHML_ELEMENTS=%s', (n) => {
     for (const file of programs) expect(parseDiagnostics(file, [`SWITCHML_ELEMENTS=${n}`])).toBe('');
   });
 
@@ -37,9 +37,8 @@ describe('parsing', () => {
 
 describe('configuration checks', () => {
   it.each([
-    ['SWITCHML_ELEMENTS=12', 'SWITCHML_ELEMENTS must be a multiple of 8 from 8 to 256'],
-    ['SWITCHML_ELEMENTS=0', 'SWITCHML_ELEMENTS must be a multiple of 8 from 8 to 256'],
-    ['SWITCHML_ELEMENTS=264', 'SWITCHML_ELEMENTS must be a multiple of 8 from 8 to 256'],
+    ['SWITCHML_ELEMENTS=0', 'SWITCHML_ELEMENTS must be from 1 to 364'],
+    ['SWITCHML_ELEMENTS=365', 'SWITCHML_ELEMENTS must be from 1 to 364'],
     ['SWITCHML_SLOTS=0', 'SWITCHML_SLOTS must be from 1 to 32768'],
     ['SWITCHML_SLOTS=32769', 'SWITCHML_SLOTS must be from 1 to 32768'],
     ['SWITCHML_MAX_JOBS=0', 'SWITCHML_MAX_JOBS must be from 1 to 65536'],
@@ -71,7 +70,7 @@ describe('configuration checks', () => {
   });
 
   it('forward.p4 checks SWITCHML_ELEMENTS too: it parses SwitchML headers to forward them', () => {
-    const result = compileProgram(FORWARD_P4, { defines: ['SWITCHML_ELEMENTS=7'] });
+    const result = compileProgram(FORWARD_P4, { defines: ['SWITCHML_ELEMENTS=365'] });
     expect(result.diagnostics.map((d) => d.id)).toEqual(['ErrorDirective']);
   });
 });
