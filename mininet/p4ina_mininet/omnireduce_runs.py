@@ -10,11 +10,11 @@ The job spec goes to `p4ina controller apply` and the agents' arguments come
 from its report (the plan the switches were programmed for), plus what only
 the testbed decides: Mininet timing and the tensor. The aggregator listens
 before any worker starts and gets SIGTERM once every worker has its result;
-its report (rounds, duplicates, stale messages) is kept in the run.
+one that fails or does not stop fails the run.
 """
 from .agents import run_workers, stop_all, tensor_args
 from .lifeline import child_popen_kwargs
-from .servers import last_json_line, stop_and_read, wait_listening
+from .servers import stop_and_read, wait_listening
 
 # OmniReduce's UDP block starts at 0xBEF0 (src/wire/ina-ports.ts): omnireduce.p4 aggregates what comes to its own
 # address there. Workers and the host aggregator all use the first port, each on its own host.
@@ -56,7 +56,7 @@ def omnireduce_commands(node, cli, applied, options):
 
 def run_omnireduce(net, plan, algorithm, hosts, applied, commands, options, started_pids):
     """One OmniReduce AllReduce. Returns the run as the runner's document has it: {algorithm, hosts, reports, failure,
-    omnireduce: {aggregator, blockSize, slots}, aggregatorReports}."""
+    omnireduce: {aggregator, blockSize, slots}}."""
     run = {'algorithm': algorithm, 'hosts': [h.name for h in hosts], 'reports': [], 'failure': None}
     if commands is None:
         run['failure'] = 'the controller\'s plan does not run OmniReduce (%s): %s' % (applied.get('runs'), ' '.join(applied.get('reasons', [])))
@@ -76,13 +76,10 @@ def run_omnireduce(net, plan, algorithm, hosts, applied, commands, options, star
         placed = [(by_name[host], argv) for host, argv in commands['workers']]
         workers = run_workers(net, algorithm, placed, options.timeout, started_pids)
         run.update(reports=workers['reports'], failure=workers['failure'])
-        reports = []
         for host, proc in servers:
-            out, why = stop_and_read(proc)
+            _, why = stop_and_read(proc)
             if why and run['failure'] is None:
                 run.update(reports=[], failure='the OmniReduce aggregator on %s %s' % (host, why))
-            reports.append(last_json_line(out or ''))
-        run['aggregatorReports'] = reports
         return run
     finally:
         stop_all([proc for _, proc in servers])
