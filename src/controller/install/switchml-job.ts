@@ -1,7 +1,11 @@
 /**
  * Setting up and tearing down one SwitchML job on its aggregating switches.
  *
- * Setup: check the switches and their pipelines, allocate from the
+ * Setup: check the switches and their pipelines (switchml.p4's tables, and
+ * the values per packet it was compiled with, read from its P4Info as the
+ * size of `values` over that of `seen`, equal to the job's
+ * elements_per_packet: INSTALL_PIPELINE_MISMATCH otherwise, since the
+ * switch would drop every update of another size), allocate from the
  * CapacityAllocator (a CapacityError means nothing was taken and nothing is
  * written), decide about reused cells (dirty-cells.ts: clear them over
  * P4Runtime on p4ina's switch; on targets that cannot write registers, give
@@ -21,7 +25,7 @@
 import type { Logger } from '../../log/logger.js';
 import type { CapacityAllocator, JobAllocation } from '../capacity.js';
 import { jobDemand } from '../job-demand.js';
-import type { JobSpec } from '../job.js';
+import { maxElementsPerPacket, type JobSpec } from '../job.js';
 import type { RolloutPlan } from '../rollout-plan.js';
 import type { Topology } from '../topology.js';
 import type { CellHistory } from './cell-history.js';
@@ -33,6 +37,9 @@ import type { SwitchSession } from './switch-session.js';
 
 /** The registers an operator clears by hand where the installer cannot (messages only). */
 const SWITCHML_CELL_REGISTERS = 'seen and remaining';
+/** Where switchml.p4 keeps a round's sums: SWITCHML_ELEMENTS per cell, as many cells as `seen`. */
+const SWITCHML_VALUES = 'ingress.switchml.values';
+
 
 export interface JobContext {
   readonly topology: Topology;
@@ -55,8 +62,8 @@ export interface InstalledJob {
   readonly cellsCleared: number;
 }
 
-/** The session of every switch the plan aggregates on, each running a SwitchML pipeline. */
-export function sessionsFor(ctx: JobContext, plan: RolloutPlan): SwitchSession[] {
+/** The session of every switch the plan aggregates on, each running switchml.p4 with the job's values per packet. */
+export function sessionsFor(ctx: JobContext, spec: JobSpec, plan: RolloutPlan): SwitchSession[] {
   return plan.aggregationPoints.map((p) => {
     const session = ctx.sessions.get(p.switch);
     if (!session) throw new InstallError(E.INSTALL_UNKNOWN_SWITCH, `job ${plan.jobId} aggregates here, but the installer has no P4Runtime session with this switch`, p.switch);
@@ -65,13 +72,30 @@ export function sessionsFor(ctx: JobContext, plan: RolloutPlan): SwitchSession[]
         throw new InstallError(E.INSTALL_PIPELINE_MISMATCH, `job ${plan.jobId} aggregates here, but the switch's program has no table ${name}; run p4/switchml.p4 on INA switches`, p.switch);
       }
     }
+    checkValuesPerPacket(session, spec);
     return session;
   });
 }
 
+/** INSTALL_PIPELINE_MISMATCH unless the switch's switchml.p4 adds the job's elements_per_packet values per packet. */
+function checkValuesPerPacket(session: SwitchSession, spec: JobSpec): void {
+  const mismatch = (why: string): InstallError => new InstallError(E.INSTALL_PIPELINE_MISMATCH, `job ${spec.id} aggregates here, but ${why}`, session.name);
+  const seen = session.schema.registers.find(SWITCHML_NAMES.seen);
+  const values = session.schema.registers.find(SWITCHML_VALUES);
+  if (!seen || !values || seen.size === 0) {
+    throw mismatch(`the switch's program lacks switchml.p4's registers ${SWITCHML_NAMES.seen} and ${SWITCHML_VALUES}; run p4/switchml.p4 on INA switches`);
+  }
+  const perPacket = values.size / seen.size;
+  if (perPacket !== spec.elementsPerPacket) {
+    // switchml.p4 compiles with any count a job spec accepts: 1 up to what fits the MTU.
+    const fix = spec.elementsPerPacket <= maxElementsPerPacket('switchml') ? `, or compile switchml.p4 with -DSWITCHML_ELEMENTS=${spec.elementsPerPacket}` : '';
+    throw mismatch(`its switchml.p4 adds ${perPacket} values per packet and the job sends ${spec.elementsPerPacket}; set elements_per_packet to ${perPacket}${fix}`);
+  }
+}
+
 /** Installs the job on every switch of its plan, or nothing (see the file comment). */
 export async function setupJob(ctx: JobContext, spec: JobSpec, plan: RolloutPlan): Promise<InstalledJob> {
-  const sessions = sessionsFor(ctx, plan);
+  const sessions = sessionsFor(ctx, spec, plan);
   if (sessions.length === 0) throw new InstallError(E.INSTALL_NOTHING_TO_INSTALL, `job ${spec.id} aggregates on no switch (${plan.runs} runs on hosts); there is nothing to install`);
   const allocation = allocateAvoidingDirtyCells(ctx, sessions, jobDemand(plan), SWITCHML_CELL_REGISTERS);
   let entries: JobSwitchEntries[];

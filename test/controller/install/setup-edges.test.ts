@@ -60,6 +60,23 @@ describe('job setup edge cases', () => {
     expect(installer.counters().writes).toBe(0);
   });
 
+  it("refuses a job whose elements_per_packet is not the switch's SWITCHML_ELEMENTS, saying what to set or compile, allocating nothing", async () => {
+    const installer = await installerFor(singleSwitch);
+    // The P4Info of the shared cache's switchml.p4 says 8 values per packet (DEFINES).
+    for (const [sent, fix] of [
+      [64, 'set elements_per_packet to 8, or compile switchml.p4 with -DSWITCHML_ELEMENTS=64'],
+      [364, 'set elements_per_packet to 8, or compile switchml.p4 with -DSWITCHML_ELEMENTS=364'],
+    ] as const) {
+      const err = await installer.setupJob({ ...switchmlJob(3, ['h1', 'h2'], 4), elementsPerPacket: sent }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'INSTALL_PIPELINE_MISMATCH', switchName: 's1' });
+      expect((err as InstallError).message).toBe(`s1: job 3 aggregates here, but its switchml.p4 adds 8 values per packet and the job sends ${sent}; ${fix}`);
+    }
+    expect(installer.allocator.has(3)).toBe(false);
+    expect(installer.counters().writes).toBe(0);
+    await installer.setupJob(switchmlJob(3, ['h1', 'h2'], 4));
+    expect(installer.allocator.has(3)).toBe(true);
+  });
+
   it('the allocator skips avoided slots and reports a shortfall when only they would fit', () => {
     const pool = new RangePool(0, 15);
     pool.take(0, 2);
