@@ -3,6 +3,9 @@
  * needs:
  * - Sending respects back-pressure: once a write fills the socket's buffer,
  *   the next `send` waits for 'drain' before writing.
+ * - A written frame may still sit in this process until the event loop runs
+ *   again (the kernel takes a large write in parts); `flush` waits until
+ *   every frame sent has left, for a caller about to stop serving the loop.
  * - Received frames go to the current handler. With no handler (between two
  *   calls, when a fast peer already sends the next one) they are queued and
  *   the socket is paused, so the queue stays small and TCP holds the peer back.
@@ -58,6 +61,9 @@ export class FramedConnection {
   private drainWaiters: DrainWaiter[] = [];
   /** The last write filled the socket's buffer: wait for 'drain' before the next. */
   private mustDrain = false;
+  /** Writes whose callback has not come yet: some of their bytes are still in this process. */
+  private unfinishedWrites = 0;
+  private flushWaiters: DrainWaiter[] = [];
   private readonly failListeners: ((error: BaselineError) => void)[] = [];
   private graceTimer: CancelTimer | undefined;
   private isClosed = false;
@@ -134,7 +140,19 @@ export class FramedConnection {
     if (this.failureValue) throw this.failureValue;
     this.framesSent++;
     this.bytesSent += frame.length;
-    this.mustDrain = !this.socket.write(frame);
+    this.unfinishedWrites++;
+    this.mustDrain = !this.socket.write(frame, this.written);
+  }
+
+  /**
+   * Resolves once every frame sent so far has been handed to the kernel, so
+   * the peer gets it even if this process then keeps its event loop busy
+   * (until then Node writes the rest of a large frame only when the loop
+   * runs). Rejects with the connection's failure.
+   */
+  async flush(): Promise<void> {
+    if (this.unfinishedWrites > 0 && !this.failureValue) await new Promise<void>((resolve, reject) => this.flushWaiters.push({ resolve, reject }));
+    if (this.failureValue) throw this.failureValue;
   }
 
   /**
@@ -146,7 +164,7 @@ export class FramedConnection {
     if (this.failureValue) return;
     this.failureValue = error;
     this.inbox.length = 0;
-    for (const waiter of this.drainWaiters.splice(0)) waiter.reject(error);
+    this.rejectWaiters(error);
     if (!this.isClosed) {
       if (tellPeer && this.socket.writable) {
         this.socket.end(encodeError(error.code, error.message));
@@ -166,7 +184,7 @@ export class FramedConnection {
   async close(): Promise<void> {
     if (!this.failureValue) {
       this.failureValue = new BaselineError(BASELINE_ERROR_CODES.unusable, `the connection to ${this.peer} was closed by this side`);
-      for (const waiter of this.drainWaiters.splice(0)) waiter.reject(this.failureValue);
+      this.rejectWaiters(this.failureValue);
       const handler = this.handler;
       this.handler = undefined;
       handler?.onFailure(this.failureValue);
@@ -234,6 +252,22 @@ export class FramedConnection {
     this.mustDrain = false;
     this.onActivity?.();
     for (const waiter of this.drainWaiters.splice(0)) waiter.resolve();
+  }
+
+  /** A write's callback: its bytes have all left for the kernel, or the socket failed. */
+  private readonly written = (err?: Error | null): void => {
+    this.unfinishedWrites--;
+    if (err) {
+      this.fail(asBaselineError(err, BASELINE_ERROR_CODES.peerClosed, `writing to ${this.peer} failed`), false);
+      return;
+    }
+    this.onActivity?.();
+    if (this.unfinishedWrites === 0) for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
+  };
+
+  private rejectWaiters(error: BaselineError): void {
+    for (const waiter of this.drainWaiters.splice(0)) waiter.reject(error);
+    for (const waiter of this.flushWaiters.splice(0)) waiter.reject(error);
   }
 }
 

@@ -9,7 +9,8 @@
  * next: TCP keeps order, so anything else is a protocol error. Sending walks
  * the schedule and waits, before piece k of step s, until piece k of step s-1
  * has been received; each piece is copied into its frame, so later writes to
- * the working array cannot change bytes still queued in the socket.
+ * the working array cannot change bytes still queued in the socket. Sending
+ * ends only once the last frame has left this process (see sendAll).
  */
 import type { AllReduceCallOptions } from '../allreduce.js';
 import { BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
@@ -124,6 +125,10 @@ export class RingOperation {
         await this.send(encodeData({ op: this.op, step, chunk, offset: piece * s.pieceElements }, values));
       }
     }
+    // Until the last frame has left this process, the successor's call depends on this one's event
+    // loop. The caller may keep that loop busy right after the call (checking the result, computing
+    // the next gradients): a worker's 8 × 64 MiB --check held its successor for over 30 s that way.
+    await this.guard.race(this.links.toSuccessor.flush());
   }
 
   /** Resolves once piece `piece` of step `step` has been received and applied. */
