@@ -81,6 +81,9 @@ export class RackLeader {
         await this.broadcast(op, summed, start, guard, counts);
         options.onProgress?.(start + summed.length, length);
       }
+      // As at the end of a ring call (RingOperation.sendAll): once this returns, the caller may keep the
+      // event loop busy, and the members must not be waiting for sums still queued in this process.
+      await guard.race(Promise.all(this.members.map((member) => member.flush())));
       return result;
     } finally {
       this.onMemberFailure = undefined;
