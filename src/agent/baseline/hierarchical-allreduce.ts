@@ -18,6 +18,7 @@
  * with BASELINE_UNUSABLE; close it and connect again.
  */
 import type { AllReduce, AllReduceCallOptions, AllReduceResult, AllReduceStats } from '../allreduce.js';
+import { REAL_CLOCK, type AgentClock } from '../time.js';
 import { BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { checkCommonOptions, checkTensor, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IO_TIMEOUT_MS, DEFAULT_JOB_ID, DEFAULT_PIECE_ELEMENTS } from './defaults.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
@@ -72,6 +73,8 @@ export interface HierarchicalOptions {
   readonly listener?: Listener;
   /** Aborts set-up. */
   readonly signal?: AbortSignal;
+  /** The clock each call's elapsedMs is read on; default the process's monotonic clock. */
+  readonly clock?: AgentClock;
 }
 
 type Part = { readonly role: 'leader'; readonly leader: RackLeader } | { readonly role: 'member'; readonly connection: FramedConnection; readonly listener: Listener };
@@ -89,6 +92,7 @@ export class HierarchicalAllReduce implements AllReduce<HierarchicalStats> {
     private readonly part: Part,
     private readonly pieceElements: number,
     private readonly ioTimeoutMs: number,
+    private readonly clock: AgentClock,
   ) {}
 
   /** Binds (unless given a listener) and connects: a leader to the ring and its members, a member to its leader. */
@@ -120,7 +124,7 @@ export class HierarchicalAllReduce implements AllReduce<HierarchicalStats> {
       links.role === 'leader'
         ? { role: 'leader', leader: new RackLeader(rank, links.ring, links.members, pieceElements, segmentElements) }
         : { role: 'member', connection: links.leader, listener: links.listener };
-    return new HierarchicalAllReduce(rank, worldSize, layout, part, pieceElements, ioTimeoutMs);
+    return new HierarchicalAllReduce(rank, worldSize, layout, part, pieceElements, ioTimeoutMs, options.clock ?? REAL_CLOCK);
   }
 
   async allreduce(data: Float32Array, options: AllReduceCallOptions = {}): Promise<AllReduceResult<HierarchicalStats>> {
@@ -130,7 +134,7 @@ export class HierarchicalAllReduce implements AllReduce<HierarchicalStats> {
     if (this.broken) {
       throw new BaselineError(BASELINE_ERROR_CODES.unusable, `hierarchical rank ${this.rank} is broken by an earlier failure (${this.broken.code}); close it and connect again`, { cause: this.broken });
     }
-    const started = performance.now();
+    const started = this.clock.now();
     const op = this.op;
     this.op = (this.op + 1) >>> 0;
     this.busy = true;
@@ -150,7 +154,7 @@ export class HierarchicalAllReduce implements AllReduce<HierarchicalStats> {
           racks: this.layout.racks.length,
           rackSize: this.layout.rackOf(this.rank).ranks.length,
           bytes: data.length * 4,
-          elapsedMs: performance.now() - started,
+          elapsedMs: this.clock.now() - started,
           messagesSent: counts.framesSent,
           messagesReceived: counts.framesReceived,
           retransmissions: 0,

@@ -12,6 +12,7 @@
  * BASELINE_UNUSABLE; connect again.
  */
 import type { AllReduce, AllReduceCallOptions, AllReduceResult, AllReduceStats } from '../allreduce.js';
+import { REAL_CLOCK, type AgentClock } from '../time.js';
 import { asBaselineError, BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { checkCommonOptions, checkTensor, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IO_TIMEOUT_MS, DEFAULT_JOB_ID, DEFAULT_PIECE_ELEMENTS } from './defaults.js';
 import { formatEndpoint, parseEndpoint, type Endpoint } from './endpoint.js';
@@ -39,6 +40,8 @@ export interface ParameterServerWorkerOptions {
   readonly ioTimeoutMs?: number;
   /** Aborts connecting. */
   readonly signal?: AbortSignal;
+  /** The clock each call's elapsedMs is read on; default the process's monotonic clock. */
+  readonly clock?: AgentClock;
 }
 
 export interface ExchangeCounts {
@@ -60,6 +63,7 @@ export class ParameterServerWorker implements AllReduce<ParameterServerStats> {
     private readonly connection: FramedConnection,
     private readonly pieceElements: number,
     private readonly ioTimeoutMs: number,
+    private readonly clock: AgentClock,
   ) {}
 
   /** Connects to the server (retrying until it listens, within connectTimeoutMs) and says hello. */
@@ -80,7 +84,7 @@ export class ParameterServerWorker implements AllReduce<ParameterServerStats> {
       deadline: Date.now() + (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
       signal: options.signal,
     });
-    return new ParameterServerWorker(rank, worldSize, connection, pieceElements, options.ioTimeoutMs ?? DEFAULT_IO_TIMEOUT_MS);
+    return new ParameterServerWorker(rank, worldSize, connection, pieceElements, options.ioTimeoutMs ?? DEFAULT_IO_TIMEOUT_MS, options.clock ?? REAL_CLOCK);
   }
 
   async allreduce(data: Float32Array, options: AllReduceCallOptions = {}): Promise<AllReduceResult<ParameterServerStats>> {
@@ -90,7 +94,7 @@ export class ParameterServerWorker implements AllReduce<ParameterServerStats> {
     if (this.broken) {
       throw new BaselineError(BASELINE_ERROR_CODES.unusable, `parameter-server worker ${this.rank} is broken by an earlier failure (${this.broken.code}); connect again`, { cause: this.broken });
     }
-    const started = performance.now();
+    const started = this.clock.now();
     const op = this.op;
     this.op = (this.op + 1) >>> 0;
     this.busy = true;
@@ -103,7 +107,7 @@ export class ParameterServerWorker implements AllReduce<ParameterServerStats> {
         stats: {
           algorithm: 'parameter-server',
           bytes: data.length * 4,
-          elapsedMs: performance.now() - started,
+          elapsedMs: this.clock.now() - started,
           messagesSent: counts.framesSent,
           messagesReceived: counts.framesReceived,
           retransmissions: 0,

@@ -14,6 +14,7 @@
  */
 import type { AllReduce, AllReduceCallOptions, AllReduceResult, AllReduceStats } from '../allreduce.js';
 import { moduleLogger } from '../../log/logger.js';
+import { REAL_CLOCK, type AgentClock } from '../time.js';
 import { BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
 import { checkCommonOptions, checkTensor, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IO_TIMEOUT_MS, DEFAULT_JOB_ID, DEFAULT_PIECE_ELEMENTS } from './defaults.js';
@@ -53,6 +54,8 @@ export interface RingOptions {
   readonly listener?: Listener;
   /** Aborts forming the ring. */
   readonly signal?: AbortSignal;
+  /** The clock each call's elapsedMs is read on; default the process's monotonic clock. */
+  readonly clock?: AgentClock;
 }
 
 const log = moduleLogger('agent.baseline.ring');
@@ -70,6 +73,7 @@ export class RingAllReduce implements AllReduce<RingStats> {
     private readonly listener: Listener | undefined,
     private readonly pieceElements: number,
     private readonly ioTimeoutMs: number,
+    private readonly clock: AgentClock,
   ) {}
 
   /** Binds (unless given a listener) and forms the ring; resolves once both neighbours are connected. */
@@ -83,11 +87,12 @@ export class RingAllReduce implements AllReduce<RingStats> {
     }
     const pieceElements = options.pieceElements ?? DEFAULT_PIECE_ELEMENTS;
     const ioTimeoutMs = options.ioTimeoutMs ?? DEFAULT_IO_TIMEOUT_MS;
+    const clock = options.clock ?? REAL_CLOCK;
     const peers = options.peers.map((peer, i) => (typeof peer === 'string' ? parseEndpoint(peer, `peer ${i}`) : peer));
     if (worldSize === 1) {
       // Alone: nothing to connect to; the sum is the input.
       await options.listener?.close();
-      return new RingAllReduce(rank, worldSize, undefined, undefined, pieceElements, ioTimeoutMs);
+      return new RingAllReduce(rank, worldSize, undefined, undefined, pieceElements, ioTimeoutMs, clock);
     }
     const listener = options.listener ?? (await Listener.bind({ host: peers[rank]!.host, port: peers[rank]!.port }));
     try {
@@ -101,7 +106,7 @@ export class RingAllReduce implements AllReduce<RingStats> {
         signal: options.signal,
       });
       log.debug({ rank, worldSize }, 'ring formed');
-      return new RingAllReduce(rank, worldSize, links, listener, pieceElements, ioTimeoutMs);
+      return new RingAllReduce(rank, worldSize, links, listener, pieceElements, ioTimeoutMs, clock);
     } catch (err) {
       await listener.close();
       throw err;
@@ -113,14 +118,14 @@ export class RingAllReduce implements AllReduce<RingStats> {
     if (this.busy) throw new Error('allreduce is already running on this instance; calls must not overlap');
     if (this.closing) throw new BaselineError(BASELINE_ERROR_CODES.unusable, `ring rank ${this.rank} is closed`);
     if (this.broken) throw new BaselineError(BASELINE_ERROR_CODES.unusable, `ring rank ${this.rank} is broken by an earlier failure (${this.broken.code}); close it and form a new ring`, { cause: this.broken });
-    const started = performance.now();
+    const started = this.clock.now();
     const op = this.op;
     this.op = (this.op + 1) >>> 0;
     const schedule = new RingSchedule(data.length, this.worldSize, this.rank, this.pieceElements);
     const stats = (counts: { framesSent: number; framesReceived: number; wireBytesSent: number; wireBytesReceived: number }): RingStats => ({
       algorithm: 'ring',
       bytes: data.length * 4,
-      elapsedMs: performance.now() - started,
+      elapsedMs: this.clock.now() - started,
       messagesSent: counts.framesSent,
       messagesReceived: counts.framesReceived,
       retransmissions: 0,

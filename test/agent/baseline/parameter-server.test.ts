@@ -28,6 +28,19 @@ describe('parameter server over TCP', () => {
     });
   });
 
+  it("reads a worker's elapsedMs on the clock it is given", async () => {
+    const server = await ParameterServer.start({ host: '127.0.0.1', port: 0, worldSize: 1 });
+    let now = 0;
+    const worker = await ParameterServerWorker.connect({ rank: 0, worldSize: 1, server: server.endpoint, clock: { now: () => (now += 5) } });
+    try {
+      const { stats } = await worker.allreduce(new Float32Array(10));
+      expect(stats.elapsedMs).toBe(5);
+    } finally {
+      await worker.close();
+      await server.close();
+    }
+  });
+
   it('serves several rounds on one session and counts them', async () => {
     const local = await connectLocalParameterServer({ worldSize: 3, pieceElements: 10 });
     try {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { compareWithReference, float64Reference, ringErrorBound, sameBits } from '../../../src/agent/baseline/accuracy.js';
 import { connectLocalRing, runLocalRing } from '../../../src/agent/baseline/local-ring.js';
+import { RingAllReduce } from '../../../src/agent/baseline/ring-allreduce.js';
 import { RingSchedule } from '../../../src/agent/baseline/ring-schedule.js';
 import { openTcpHandles, ringOrderSum, seededTensors } from './helpers.js';
 
@@ -77,6 +78,14 @@ describe('ring AllReduce over TCP', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen[seen.length - 1]).toBe(1);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('reads elapsedMs on the clock it is given', async () => {
+    let now = 1000;
+    const ring = await RingAllReduce.connect({ rank: 0, worldSize: 1, peers: ['127.0.0.1:1'], clock: { now: () => (now += 7) } });
+    const { stats } = await ring.allreduce(new Float32Array(3));
+    await ring.close();
+    expect(stats.elapsedMs).toBe(7);
   });
 
   it('streams 64 MiB per rank between two ranks', async () => {
