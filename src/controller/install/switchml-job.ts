@@ -78,7 +78,7 @@ export function sessionsFor(ctx: JobContext, spec: JobSpec, plan: RolloutPlan): 
 }
 
 /** INSTALL_PIPELINE_MISMATCH unless the switch's switchml.p4 adds the job's elements_per_packet values per packet. */
-function checkValuesPerPacket(session: SwitchSession, spec: JobSpec): void {
+export function checkValuesPerPacket(session: SwitchSession, spec: JobSpec): void {
   const mismatch = (why: string): InstallError => new InstallError(E.INSTALL_PIPELINE_MISMATCH, `job ${spec.id} aggregates here, but ${why}`, session.name);
   const seen = session.schema.registers.find(SWITCHML_NAMES.seen);
   const values = session.schema.registers.find(SWITCHML_VALUES);

@@ -2,7 +2,9 @@
  * Comparing a wanted SwitchML job with what the switchml.p4 switches hold
  * (for reconcile.ts): the job is at every switch of its plan and nowhere
  * else, with exactly the entries and group the spec gives there (with the
- * slot range and group read back, the pool size the spec's).
+ * slot range and group read back, the pool size the spec's). A spec whose
+ * elements_per_packet is not what the switches' switchml.p4 adds is
+ * INSTALL_PIPELINE_MISMATCH, as at setup, even if its entries are there.
  */
 import type { JobSpec } from '../job.js';
 import type { RolloutPlan } from '../rollout-plan.js';
@@ -12,6 +14,7 @@ import type { SwitchJobState } from './job-state-read.js';
 import type { SwitchSession } from './switch-session.js';
 import { foundIn } from './switch-state-read.js';
 import { jobSwitchEntries, type JobEntryOptions, type JobSwitchEntries } from './switchml-entries.js';
+import { checkValuesPerPacket } from './switchml-job.js';
 
 export type SwitchmlComparison =
   | { readonly verdict: 'hostOnly' | 'installed' | 'reinstalled' }
@@ -28,6 +31,10 @@ export function compareSwitchmlJob(
 ): SwitchmlComparison {
   const points = plan.aggregationPoints;
   if (points.length === 0) return { verdict: 'hostOnly' };
+  for (const p of points) {
+    const session = sessions.get(p.switch);
+    if (session) checkValuesPerPacket(session, spec);
+  }
   const here = foundIn(states, spec.id);
   if (here.length === 0) return { verdict: 'installed' };
   if (here.length !== points.length || !points.every((p) => here.some((f) => f.allocation.switch === p.switch))) return { verdict: 'reinstalled' };

@@ -46,6 +46,17 @@ describe('reconcile after restarts', () => {
     expect(await second.sessions.get('s1')!.readAll(table('workers', { job_id: 1, worker_id: 0 }))).toEqual([]);
   });
 
+  it("refuses, before any write, a spec whose elements_per_packet is not the switch's even though the job's entries are there", async () => {
+    const { s1, state } = await runningSwitch();
+    const second = await connect(singleSwitch(s1), { programs, electionId: 2n });
+    const err = await second.reconcile([{ ...jobA, elementsPerPacket: 64 }, jobB]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InstallError);
+    expect(err).toMatchObject({ code: 'INSTALL_PIPELINE_MISMATCH' });
+    expect((err as InstallError).message).toMatch(/adds 8 values per packet and the job sends 64; set elements_per_packet to 8/);
+    expect(second.counters().writes).toBe(0);
+    expect(await dumpState(second.sessions.get('s1')!, { registers: true })).toEqual(state);
+  });
+
   it('keeps jobs it was not told about and can remove them', async () => {
     const { s1 } = await runningSwitch();
     const second = await connect(singleSwitch(s1), { programs, electionId: 2n });
