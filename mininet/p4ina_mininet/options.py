@@ -8,7 +8,7 @@ ALGORITHMS = ['switchml', 'atp', 'rina', 'omnireduce', 'omnireduce-switch', 'ps'
 # Each needs its own program on the INA ToRs from the start (ATP's and Rina's hosts are set up for it), so at most one
 # of them runs; omnireduce-switch reprograms the INA ToRs to omnireduce.p4 for its own run, after theirs.
 INA_ALGORITHMS = ['switchml', 'atp', 'rina']
-SPARSITY_PATTERNS = ['random', 'clustered', 'per-worker']
+SPARSITY_PATTERNS = ['random', 'clustered', 'per-worker', 'shared']
 # The workers' default pattern block (src/agent/baseline/sparse-tensor.ts, DEFAULT_SPARSE_BLOCK).
 DEFAULT_SPARSE_BLOCK = 256
 # OmniReduce's host block is the sparse block, at most what fits a 1500-byte MTU; omnireduce.p4 takes 8..128, a multiple of 8.
@@ -103,7 +103,7 @@ def build_parser():
     p.add_argument('--seed', default='1', help='seed of the tensors (default 1)')
     p.add_argument('--sparsity', type=share, default=None, help='share of each worker\'s tensor blocks that are all zero, 0..1, for every '
                    'algorithm\'s workers, so dense algorithms reduce the same tensors as OmniReduce (default: dense)')
-    p.add_argument('--pattern', choices=SPARSITY_PATTERNS, default=None, help='which blocks are zero: random, clustered or per-worker '
+    p.add_argument('--pattern', choices=SPARSITY_PATTERNS, default=None, help='which blocks are zero: random, clustered, per-worker or shared '
                    '(default random; docs/omnireduce.md)')
     p.add_argument('--sparse-block', type=positive, default=None, help='elements per block of the pattern (default %d); OmniReduce\'s host '
                    'block is this (at most %d), the switch\'s the largest multiple of 8 up to %d that divides it'

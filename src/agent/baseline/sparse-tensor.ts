@@ -13,11 +13,14 @@
  * - `per-worker`: one contiguous run per rank starting at rank · blocks / N, so
  *   the workers' blocks overlap only once the density passes 1/N (the union
  *   is as large as it can be: the worst case for sparse aggregation).
+ * - `shared`: the same blocks on every rank, drawn from the seed alone (every
+ *   worker touches the same hot embedding rows): the union is the density
+ *   itself, the best case. The values in them still differ per rank.
  */
 import { SeededRandom } from '../../util/seeded-random.js';
 import { seededTensor } from './seeded-tensor.js';
 
-export const SPARSITY_PATTERNS = ['random', 'clustered', 'per-worker'] as const;
+export const SPARSITY_PATTERNS = ['random', 'clustered', 'per-worker', 'shared'] as const;
 export type SparsityPattern = (typeof SPARSITY_PATTERNS)[number];
 
 /** Blocks per run of the clustered pattern. */
@@ -46,9 +49,10 @@ export function nonZeroBlockMask(blocks: number, s: Sparsity, seed: number | str
   if (!Number.isInteger(rank) || !Number.isInteger(worldSize) || rank < 0 || rank >= worldSize) throw new RangeError(`rank ${rank} is not in 0..${worldSize - 1}`);
   const mask = new Uint8Array(blocks);
   const keep = Math.round((1 - s.sparsity) * blocks);
-  const random = new SeededRandom(seed).derive(`sparse-${s.pattern}-rank-${rank}`);
+  const random = new SeededRandom(seed).derive(s.pattern === 'shared' ? 'sparse-shared' : `sparse-${s.pattern}-rank-${rank}`);
   switch (s.pattern) {
     case 'random':
+    case 'shared':
       for (const b of drawDistinct(blocks, keep, random)) mask[b] = 1;
       break;
     case 'clustered': {

@@ -47,6 +47,15 @@ describe('sparseSeededTensor', () => {
     expect(masks[2]!.indexOf(1)).toBe(200);
   });
 
+  it('shared gives every rank the same blocks, with its own values in them', () => {
+    const s: Sparsity = { sparsity: 0.9, pattern: 'shared', blockElements: 4 };
+    const masks = [0, 1, 2].map((rank) => nonZeroBlockMask(500, s, 'x', rank, 3));
+    expect(masks[1]).toEqual(masks[0]);
+    expect(masks[2]).toEqual(masks[0]);
+    expect(count(masks[0]!)).toBe(50);
+    expect(sparseSeededTensor(2000, 'x', 0, 3, s)).not.toEqual(sparseSeededTensor(2000, 'x', 1, 3, s));
+  });
+
   it('clustered blocks come in whole runs of CLUSTER_BLOCKS', () => {
     const s: Sparsity = { sparsity: 0.5, pattern: 'clustered', blockElements: 2 };
     const mask = nonZeroBlockMask(CLUSTER_BLOCKS * 20, s, 9, 0, 2);

@@ -25,7 +25,7 @@ describe('sparsity options', () => {
     [{ sparsity: '1.5' }, /--sparsity must be a share/],
     [{ sparsity: '-0.1' }, /--sparsity/],
     [{ sparsity: 'lots' }, /--sparsity/],
-    [{ pattern: 'striped' }, /--pattern must be one of random, clustered, per-worker/],
+    [{ pattern: 'striped' }, /--pattern must be one of random, clustered, per-worker, shared/],
     [{ 'sparse-block': '0' }, /--sparse-block must be an integer in 1..65535/],
     [{ 'sparse-block': '70000' }, /--sparse-block/],
   ])('%o is refused', (values, message) => {
