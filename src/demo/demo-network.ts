@@ -65,15 +65,15 @@ export function demoTopology(hosts: readonly NetworkHost[], grpcAddress: string,
   };
 }
 
-/** The SwitchML job (defineJob input) of all hosts, rank = position. */
-export function demoJobInput(hosts: readonly DemoHost[], poolSize: number) {
+/** The SwitchML job (defineJob input) of all hosts, rank = position, with switchml.p4's values per packet (SwitchML's 64 by default). */
+export function demoJobInput(hosts: readonly DemoHost[], poolSize: number, elementsPerPacket = SWITCHML_DEFAULT_ELEMENTS) {
   return {
     id: DEMO_JOB_ID,
     name: 'demo',
     algorithm: 'switchml' as const,
     workers: hosts.map((h) => ({ rank: h.rank, host: h.name, udpPort: h.udpPort })),
     poolSize,
-    elementsPerPacket: SWITCHML_DEFAULT_ELEMENTS,
+    elementsPerPacket,
   };
 }
 
@@ -82,8 +82,8 @@ export function switchInterfaceArgs(hosts: readonly NetworkHost[], wires: readon
   return hosts.flatMap((h, i) => ['-i', `${h.switchPort}@udp:127.0.0.1:${wires[i]!.switchSocket}:127.0.0.1:${wires[i]!.switchPeer}`]);
 }
 
-/** Arguments of `p4ina agent switchml` for one host. */
-export function switchMlAgentArgs(host: DemoHost, wire: WirePorts, run: { workers: number; poolSize: number; length: number; seed: number | string }): string[] {
+/** Arguments of `p4ina agent switchml` for one host; `elements` values per packet, as the switch's program was compiled. */
+export function switchMlAgentArgs(host: DemoHost, wire: WirePorts, run: { workers: number; poolSize: number; elements: number; length: number; seed: number | string }): string[] {
   return [
     'switchml',
     '--transport', 'wire',
@@ -99,6 +99,7 @@ export function switchMlAgentArgs(host: DemoHost, wire: WirePorts, run: { worker
     '--worker', String(host.rank),
     '--workers', String(run.workers),
     '--pool', String(run.poolSize),
+    '--elements', String(run.elements),
     '--length', String(run.length),
     '--seed', String(run.seed),
     '--check',

@@ -3,9 +3,9 @@
  * input: every problem is a DEMO_BAD_OPTION error naming the option.
  */
 import { parseArgs } from 'node:util';
-import { ATP_MAX_WINDOW } from '../controller/index.js';
+import { ATP_MAX_WINDOW, maxElementsPerPacket } from '../controller/index.js';
 import { DEMO_ALGORITHMS, type DemoAlgorithm } from '../report/demo-results.js';
-import { ATP_MAX_FAN_IN, MAX_POOL_SLOTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
+import { ATP_MAX_FAN_IN, MAX_POOL_SLOTS, SWITCHML_DEFAULT_ELEMENTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 import type { Sparsity } from '../agent/baseline/sparse-tensor.js';
 import { parseSparsity, SPARSITY_OPTIONS } from '../agent/baseline/sparsity-args.js';
@@ -24,6 +24,8 @@ export interface DemoOptions {
   readonly seed: number | string;
   /** Each worker's window: the SwitchML job's pool of slots, the ATP job's window positions. */
   readonly poolSize: number;
+  /** int32 values per SwitchML packet: switchml.p4's SWITCHML_ELEMENTS, the job's elements_per_packet, the workers' --elements. */
+  readonly switchMlElements: number;
   /** Print one JSON document instead of the table. */
   readonly json: boolean;
   /** Run the remaining algorithms when one failed, and report them all. */
@@ -36,6 +38,9 @@ export interface DemoOptions {
   readonly racks?: readonly string[];
 }
 
+/** The most values switchml.p4 compiles with and a job spec takes: a 1500-byte MTU's worth. */
+const SWITCHML_MAX_ELEMENTS = maxElementsPerPacket('switchml');
+
 export const DEFAULT_DEMO_OPTIONS: DemoOptions = {
   algorithms: ['switchml', 'ring'],
   workers: 4,
@@ -43,6 +48,7 @@ export const DEFAULT_DEMO_OPTIONS: DemoOptions = {
   loss: 0,
   seed: 1,
   poolSize: 32,
+  switchMlElements: SWITCHML_DEFAULT_ELEMENTS,
   json: false,
   keepGoing: false,
   runTimeoutMs: 600_000,
@@ -78,6 +84,9 @@ options:
   --sparse-block B   elements per block (default: OmniReduce's block size, 256)
   --pool P           each worker's window: the SwitchML job's slots, the ATP job's window
                      positions (1..${MAX_POOL_SLOTS}, with atp 1..${ATP_MAX_WINDOW}; default ${DEFAULT_DEMO_OPTIONS.poolSize})
+  --elements E       int32 values per SwitchML packet (1..${SWITCHML_MAX_ELEMENTS}; default ${SWITCHML_DEFAULT_ELEMENTS}, SwitchML's own):
+                     switchml.p4 is compiled with -DSWITCHML_ELEMENTS=E, and the job and
+                     the workers use E; ${SWITCHML_MAX_ELEMENTS} is the most a 1500-byte MTU takes
   --racks LIST       with hierarchical: every worker's rack, in rank order, e.g. 0,0,0,1,1
                      (default pairs: h1 h2 | h3 h4 | …); each rack's first worker is its leader
   --timeout SEC      longest wait for one algorithm's run (default ${DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000})
@@ -95,6 +104,7 @@ const OPTIONS = {
   loss: { type: 'string' },
   seed: { type: 'string' },
   pool: { type: 'string' },
+  elements: { type: 'string' },
   timeout: { type: 'string' },
   racks: { type: 'string' },
   ...SPARSITY_OPTIONS,
@@ -188,6 +198,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
   // ATP's sequence numbers are 16 bits and its PS tells sequences apart within 2W of each other.
   if (algorithms.includes('atp') && poolSize > ATP_MAX_WINDOW) throw bad(`--pool must be at most ${ATP_MAX_WINDOW} with atp (its window positions), got ${poolSize}`);
   const rackList = racks(text('racks'), workers, algorithms);
+  if (text('elements') !== undefined && !algorithms.includes('switchml')) throw bad('--elements applies to switchml only; add switchml to --algorithm or leave --elements out');
+  const switchMlElements = integer(text('elements'), 'elements', 1, SWITCHML_MAX_ELEMENTS, DEFAULT_DEMO_OPTIONS.switchMlElements);
   const sparsity = parseSparsity(values, bad);
   return {
     algorithms,
@@ -196,6 +208,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
     loss: probability(text('loss')),
     seed: seed(text('seed')),
     poolSize,
+    switchMlElements,
     runTimeoutMs: integer(text('timeout'), 'timeout', 1, 86_400, DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000) * 1000,
     json: values.json === true,
     keepGoing: values['keep-going'] === true,

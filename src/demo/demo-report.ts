@@ -2,7 +2,9 @@
  * The demo's results as printed: the results table (src/report), with a
  * column "by switch" when ATP ran — the share of its result packets the
  * switch aggregated whole — and a line under it saying what the parameter
- * server summed; and the JSON document, with the same under "atp". When
+ * server summed; and the JSON document, with the same under "atp" and
+ * SwitchML's values per packet under "switchmlElements" (null when it did
+ * not run). When
  * hierarchical AllReduce ran, a line (and "hierarchical" in the JSON) says
  * which hosts formed its racks, and that on one machine they are only groups.
  */
@@ -48,5 +50,6 @@ export function formatDemoJson(options: DemoOptions, outcome: DemoOutcome): stri
     formatResultsJson({ workers: options.workers, tensorBytes: options.tensorBytes, loss: options.loss, seed: options.seed, framesLost: outcome.framesLost, runs: outcome.rows }),
   ) as Record<string, unknown>;
   const atp = outcome.atp ? { ...outcome.atp, switchShare: switchShare(outcome.atp) ?? null } : null;
-  return JSON.stringify({ ...base, sparsity: options.sparsity ?? null, atp, hierarchical: outcome.hierarchical ?? null });
+  const switchmlElements = options.algorithms.includes('switchml') ? options.switchMlElements : null;
+  return JSON.stringify({ ...base, sparsity: options.sparsity ?? null, switchmlElements, atp, hierarchical: outcome.hierarchical ?? null });
 }

@@ -1,7 +1,9 @@
 /**
- * SwitchML in the demo: p4/switchml.p4 on its own switch, the controller's
- * SwitchML job of every worker, N `p4ina agent switchml --transport wire`
- * processes; the switch is stopped once they are done.
+ * SwitchML in the demo: p4/switchml.p4 compiled for the run's values per
+ * packet (-DSWITCHML_ELEMENTS=E) on its own switch, the controller's SwitchML
+ * job of every worker with the same E (the installer checks it against the
+ * P4Info), N `p4ina agent switchml --transport wire --elements E` processes;
+ * the switch is stopped once they are done.
  */
 import { defineJob } from '../controller/index.js';
 import { summariseRun, type DemoRow } from '../report/demo-results.js';
@@ -16,13 +18,14 @@ export async function runSwitchMl(ctx: DemoRunContext): Promise<DemoRow> {
   const { hosts, options } = ctx;
   const sw = await startProgrammedSwitch(ctx, {
     source: switchMlSource(),
+    defines: [`SWITCHML_ELEMENTS=${options.switchMlElements}`],
     hosts,
     install: async (installer) => {
-      await installer.setupJob(defineJob(demoJobInput(hosts, options.poolSize)));
+      await installer.setupJob(defineJob(demoJobInput(hosts, options.poolSize, options.switchMlElements)));
     },
   });
   try {
-    const run = { workers: hosts.length, poolSize: options.poolSize, length: ctx.elements, seed: options.seed };
+    const run = { workers: hosts.length, poolSize: options.poolSize, elements: options.switchMlElements, length: ctx.elements, seed: options.seed };
     const outcomes = await runWorkerPhase(ctx, {
       algorithm: 'switchml',
       argvByRank: hosts.map((h, rank) => [...switchMlAgentArgs(h, sw.wires[rank]!, run), ...(ctx.hooks.extraSwitchMlArgs?.(rank) ?? [])]),

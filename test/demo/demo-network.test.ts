@@ -30,6 +30,8 @@ describe('the demo network', () => {
     const topology = parseTopology(demoTopology(hosts, '127.0.0.1:1234', { p4info: '/tmp/x.p4info.txtpb', config: '/tmp/x.ir.json' }));
     expect([...topology.hosts.keys()]).toEqual(['h1', 'h2', 'h3']);
     const job = defineJob(demoJobInput(hosts, 32));
+    expect(job.elementsPerPacket).toBe(64);
+    expect(defineJob(demoJobInput(hosts, 32, 256)).elementsPerPacket).toBe(256);
     expect(job.workers.map((w) => [w.rank, w.host, w.udpPort])).toEqual([
       [0, 'h1', 40000],
       [1, 'h2', 40001],
@@ -44,7 +46,7 @@ describe('the demo network', () => {
   });
 
   test('the agents’ arguments parse as the agents read them', () => {
-    const [kind, ...rest] = switchMlAgentArgs(hosts[1]!, wires[1]!, { workers: 3, poolSize: 32, length: 1000, seed: 'x' });
+    const [kind, ...rest] = switchMlAgentArgs(hosts[1]!, wires[1]!, { workers: 3, poolSize: 32, elements: 256, length: 1000, seed: 'x' });
     expect(kind).toBe('switchml');
     expect(parseSwitchMlWorkerArgs(rest)).toMatchObject({
       transport: { kind: 'wire', localPort: 6002, peerPort: 7003, host: { mac: '02:00:00:00:00:02', ip: '10.0.0.2', udpPort: 40001 }, remote: { mac: '02:00:00:00:00:fe', ip: '10.0.0.254' } },
@@ -52,6 +54,7 @@ describe('the demo network', () => {
       workerId: 1,
       numWorkers: 3,
       poolSize: 32,
+      elementsPerPacket: 256,
       length: 1000,
       seed: 'x',
       check: true,

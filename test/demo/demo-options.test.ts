@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_DEMO_OPTIONS, demoRacks, parseDemoArgs, parseTensorSize } from '../../src/demo/demo-options.js';
+import { DEFAULT_DEMO_OPTIONS, DEMO_USAGE, demoRacks, parseDemoArgs, parseTensorSize } from '../../src/demo/demo-options.js';
 import { DemoError } from '../../src/demo/demo-error.js';
 
 function codeOf(f: () => unknown): string | undefined {
@@ -15,16 +15,19 @@ describe('parseDemoArgs', () => {
   test('no options: the defaults (4 workers, 16 MiB, no loss, seed 1)', () => {
     expect(parseDemoArgs([])).toEqual(DEFAULT_DEMO_OPTIONS);
     expect(DEFAULT_DEMO_OPTIONS).toMatchObject({ algorithms: ['switchml', 'ring'], workers: 4, tensorBytes: 16 * 1024 * 1024, loss: 0, seed: 1, json: false, keepGoing: false });
+    // SwitchML's own packet: 64 values (256 bytes).
+    expect(DEFAULT_DEMO_OPTIONS.switchMlElements).toBe(64);
   });
 
   test('every option', () => {
-    expect(parseDemoArgs(['--algorithm', 'atp,ring', '--workers', '8', '--tensor', '1MiB', '--loss', '0.05', '--seed', 'abc', '--pool', '16', '--timeout', '90', '--json', '--keep-going'])).toEqual({
-      algorithms: ['atp', 'ring'],
+    expect(parseDemoArgs(['--algorithm', 'switchml,atp,ring', '--workers', '8', '--tensor', '1MiB', '--loss', '0.05', '--seed', 'abc', '--pool', '16', '--elements', '256', '--timeout', '90', '--json', '--keep-going'])).toEqual({
+      algorithms: ['switchml', 'atp', 'ring'],
       workers: 8,
       tensorBytes: 1024 * 1024,
       loss: 0.05,
       seed: 'abc',
       poolSize: 16,
+      switchMlElements: 256,
       runTimeoutMs: 90_000,
       json: true,
       keepGoing: true,
@@ -93,6 +96,27 @@ describe('--algorithm', () => {
     expect(parseDemoArgs(['--algorithm', 'switchml,ps', '--workers', '32'])?.workers).toBe(32);
     expect(() => parseDemoArgs(['--algorithm', 'switchml,atp', '--pool', '5000'])).toThrow(/at most 4096 with atp/);
     expect(parseDemoArgs(['--algorithm', 'switchml', '--pool', '5000'])?.poolSize).toBe(5000);
+  });
+});
+
+describe('--elements, SwitchML\'s values per packet', () => {
+  test('any count from 1 to 364, the most whose packet fits a 1500-byte MTU', () => {
+    expect(parseDemoArgs(['--elements', '128'])?.switchMlElements).toBe(128);
+    expect(parseDemoArgs(['--elements=1'])?.switchMlElements).toBe(1);
+    expect(parseDemoArgs(['--algorithm', 'switchml', '--elements', '364'])?.switchMlElements).toBe(364);
+    expect(parseDemoArgs(['--algorithm', 'ring'])?.switchMlElements).toBe(64);
+  });
+
+  test('the errors say what is wrong', () => {
+    for (const n of ['0', '365', '64.5', 'many', '']) {
+      expect(() => parseDemoArgs(['--elements', n])).toThrow(expect.objectContaining({ code: 'DEMO_BAD_OPTION', message: `--elements must be an integer in 1..364, got "${n}"` }));
+    }
+    expect(() => parseDemoArgs(['--algorithm', 'atp,ring', '--elements', '256'])).toThrow(/--elements applies to switchml only/);
+  });
+
+  test('--help documents it', () => {
+    expect(DEMO_USAGE).toMatch(/--elements E +int32 values per SwitchML packet \(1\.\.364; default 64, SwitchML's own\)/);
+    expect(DEMO_USAGE).toContain('-DSWITCHML_ELEMENTS=E');
   });
 });
 
