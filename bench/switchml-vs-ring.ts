@@ -12,76 +12,15 @@
  * share (utime + stime from /proc over the call's time; the switch does
  * nothing else meanwhile), and how busy the whole machine was (/proc/stat).
  */
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { ChildGroup, type SpawnRequest, type TrackedChild } from '../src/demo/child-group.js';
 import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from '../src/demo/demo-options.js';
 import { runDemo, type DemoRunEvent } from '../src/demo/run-demo.js';
 import type { DemoRow } from '../src/report/demo-results.js';
 import type { Cell } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
+import { sampleSwitch, WatchedGroup, workersCallCpuSeconds, type SwitchSample } from './switch-sample.js';
 
 const MIB = 1024 * 1024;
-const COUNTERS_LINE = 'p4ina switch: per-port counters ';
-const COUNTERS_WAIT_MS = 5000;
-
-interface PortCounters {
-  readonly packetsIn: number;
-  readonly packetsOut: number;
-}
-
-interface SwitchSample {
-  readonly packets: number;
-  /** CPU seconds of the switch process (user + system). */
-  readonly cpuSeconds: number;
-  /** Machine-wide CPU jiffies: busy and total. */
-  readonly machineBusy: number;
-  readonly machineTotal: number;
-}
-
-/** Ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const CLOCK_TICKS = 100;
-
-function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command (which may hold spaces) in parentheses: utime and stime are the 14th and 15th of the line.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-function machineJiffies(): { busy: number; total: number } {
-  const cpuLine = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = cpuLine.reduce((a, b) => a + b, 0);
-  const idle = (cpuLine[3] ?? 0) + (cpuLine[4] ?? 0); // idle + iowait
-  return { busy: total - idle, total };
-}
-
-/** Asks the switch for its per-port counters (SIGUSR1) and waits, bounded, for the line on its stderr. */
-async function switchCounters(child: TrackedChild): Promise<PortCounters[]> {
-  const seen = child.stderr().split(COUNTERS_LINE).length;
-  child.process.kill('SIGUSR1');
-  const deadline = Date.now() + COUNTERS_WAIT_MS;
-  for (;;) {
-    const parts = child.stderr().split(COUNTERS_LINE);
-    if (parts.length > seen) {
-      const json = parts.at(-1)!.split('\n')[0]!;
-      return Object.values(JSON.parse(json) as Record<string, PortCounters>);
-    }
-    if (Date.now() > deadline) throw new Error('the switch did not print its counters after SIGUSR1');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function sampleSwitch(child: TrackedChild): Promise<SwitchSample> {
-  const ports = await switchCounters(child);
-  const machine = machineJiffies();
-  return {
-    packets: ports.reduce((sum, p) => sum + p.packetsIn + p.packetsOut, 0),
-    cpuSeconds: processCpuSeconds(child.pid),
-    machineBusy: machine.busy,
-    machineTotal: machine.total,
-  };
-}
 
 interface Measured {
   readonly switchml: DemoRow;
@@ -90,30 +29,6 @@ interface Measured {
   readonly end: SwitchSample;
   /** CPU seconds the SwitchML workers used during their allreduce calls (their own reports). */
   readonly workerCpuSeconds: number;
-}
-
-/** A ChildGroup that keeps every child it started, so their reports can be read afterwards. */
-class WatchedGroup extends ChildGroup {
-  readonly started: TrackedChild[] = [];
-  override async spawn(request: SpawnRequest): Promise<TrackedChild> {
-    const child = await super.spawn(request);
-    this.started.push(child);
-    return child;
-  }
-}
-
-/** The CPU time each SwitchML worker reports for its (last) call, summed, in s. */
-function workersCallCpuSeconds(group: WatchedGroup): number {
-  let ms = 0;
-  for (const child of group.started) {
-    if (!child.name.startsWith('switchml-')) continue;
-    const line = child.stdout().trim().split('\n').at(-1) ?? '';
-    const report = JSON.parse(line) as { iterations?: { cpuMs?: number }[] };
-    const cpuMs = report.iterations?.at(-1)?.cpuMs;
-    if (typeof cpuMs !== 'number') throw new Error(`${child.name} reported no cpuMs`);
-    ms += cpuMs;
-  }
-  return ms / 1000;
 }
 
 async function measure(workers: number, tensorBytes: number): Promise<Measured> {
