@@ -10,6 +10,7 @@ import type { Benchmark, BenchResult } from './benchmark.js';
 import { describeMachine } from './machine.js';
 import { compileBench } from './compile.js';
 import { p4runtimeWrite } from './p4runtime-write.js';
+import { p4runtimeLpmWrite } from './p4runtime-lpm-write.js';
 import { pipelineBench } from './pipeline.js';
 import { wireCodecBench } from './wire-codec.js';
 import { switchMlVsRing } from './switchml-vs-ring.js';
@@ -20,8 +21,9 @@ import { atpMultiJob } from './atp-multi-job.js';
 import { rolloutMininet } from './rollout-mininet.js';
 import { omniReduceDensity } from './omnireduce-density.js';
 import { omniReduceDensityMininet } from './omnireduce-density-mininet.js';
+import { switchMlElements } from './switchml-elements.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, fourAlgorithms, atpMultiJob, omniReduceDensity, testbedBench, mininetFourAlgorithms, rolloutMininet, omniReduceDensityMininet];
+const benchmarks: Benchmark[] = [p4runtimeWrite, p4runtimeLpmWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, switchMlElements, fourAlgorithms, atpMultiJob, omniReduceDensity, testbedBench, mininetFourAlgorithms, rolloutMininet, omniReduceDensityMininet];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
