@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { workerTensor } from '../baseline/sparse-tensor.js';
 import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
-import { agentCommand, runAgentProgram, type AgentProgram } from '../baseline/agent-program.js';
+import { agentCommand, type AgentProgram } from '../baseline/agent-program.js';
 import { openAtpWire } from '../atp/wire-args.js';
 import { compareWithFloat64Sum, jobChunkExponents } from '../switchml/quantisation.js';
 import { formatSocketAddress, KernelUdpAddressedTransport, snapshotTransportCounters, type TransportCounters } from '../transport/index.js';
@@ -124,12 +124,7 @@ const PROGRAM: AgentProgram<OmniReduceWorkerMainOptions, Awaited<ReturnType<type
   format: formatOmniReduceWorkerReport,
 };
 
-/** Runs parsed options and prints the report; resolves to the exit status (0 done, 1 failed). */
-export function omniReduceWorkerMain(options: OmniReduceWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  return runAgentProgram(PROGRAM, options, io, signal);
-}
-
-/** The whole command from argv: 2 for bad arguments, else as omniReduceWorkerMain. */
+/** The whole command from argv: 2 for bad arguments, 1 when the run fails, else 0. */
 export function omniReduceWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
   return agentCommand(PROGRAM, argv, io, signal);
 }

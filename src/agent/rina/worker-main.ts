@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { workerTensor } from '../baseline/sparse-tensor.js';
 import type { SentBytes } from '../allreduce.js';
 import { CONSOLE_IO, isProcessEntry, runAsProcess, type MainIo } from '../baseline/worker-process.js';
-import { agentCommand, runAgentProgram, type AgentProgram } from '../baseline/agent-program.js';
+import { agentCommand, type AgentProgram } from '../baseline/agent-program.js';
 import { openAtpWire } from '../atp/wire-args.js';
 import { KernelUdpAddressedTransport, snapshotTransportCounters, type TransportCounters } from '../transport/index.js';
 import { REAL_CLOCK } from '../time.js';
@@ -110,12 +110,7 @@ const PROGRAM: AgentProgram<RinaWorkerMainOptions, Awaited<ReturnType<typeof run
   format: formatRinaWorkerReport,
 };
 
-/** Runs parsed options and prints the report; resolves to the exit status (0 done, 1 failed). */
-export function rinaWorkerMain(options: RinaWorkerMainOptions, io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
-  return runAgentProgram(PROGRAM, options, io, signal);
-}
-
-/** The whole command from argv: 2 for bad arguments, else as rinaWorkerMain. */
+/** The whole command from argv: 2 for bad arguments, 1 when the run fails, else 0. */
 export function rinaWorkerCommand(argv: readonly string[], io: MainIo = CONSOLE_IO, signal?: AbortSignal): Promise<number> {
   return agentCommand(PROGRAM, argv, io, signal);
 }
