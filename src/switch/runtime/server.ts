@@ -13,6 +13,7 @@ import { P4inaError } from '../../errors/p4ina-error.js';
 import { type Logger, moduleLogger } from '../../log/logger.js';
 import { p4RuntimeGrpc } from '../../proto/load.js';
 import type * as p4r from '../../proto/p4r.js';
+import { writeRequestDeserializer } from '../../proto/write-request-decoder.js';
 import type { PacketIoPort } from '../ports/packet-io-port.js';
 import type { DeviceState } from '../state/device-state.js';
 import { Arbitrator } from './arbitration.js';
@@ -311,11 +312,13 @@ const UNDECODABLE = Symbol('undecodable request');
 function tolerantService(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
   const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
   for (const [name, method] of Object.entries(service)) {
+    // Writes of table entries skip proto-loader's double work (write-request-decoder.ts); the rest decode as before.
+    const decode = name === 'Write' ? writeRequestDeserializer(method.requestDeserialize as (bytes: Buffer) => p4r.WriteRequest__Output) : method.requestDeserialize;
     out[name] = {
       ...method,
       requestDeserialize: (bytes: Buffer) => {
         try {
-          return method.requestDeserialize(bytes);
+          return decode(bytes);
         } catch (err) {
           return { [UNDECODABLE]: err instanceof Error ? err.message : String(err) };
         }
