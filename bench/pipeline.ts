@@ -12,90 +12,21 @@
  *      (bench/fixtures/big_tables.p4), inserted through DeviceState.write.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileProgram } from '../src/p4c/index.js';
-import { serializeIr } from '../src/p4c/ir/serialize.js';
 import { P4RuntimeClient, action, insert, table } from '../src/p4runtime/index.js';
 import { decodeMessage, encodeMessage } from '../src/proto/codec.js';
 import type * as p4i from '../src/proto/p4i.js';
 import type * as p4r from '../src/proto/p4r.js';
 import type { Cell } from '../src/report/table.js';
-import { SwitchDevice } from '../src/switch/device/switch-device.js';
-import { BasePort } from '../src/switch/ports/port.js';
-import { PortSet } from '../src/switch/ports/port-set.js';
+import type { SwitchDevice } from '../src/switch/device/switch-device.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
-import { SML_EPOCH_OFFSET, switchMlFrames, switchMlJobUpdates } from './fixtures/switchml-workload.js';
+import { SML_ELEMENTS } from './fixtures/switchml-workload.js';
 import { aggFrame, handWrittenAggregator, handWrittenRouter, routeIp, routeMac, routePort, routerFrames, ROUTES, SLOTS } from './fixtures/pipeline-workloads.js';
+import { compile, inProcessSwitch, rate, writeDecoded, type Program } from './in-process-switch.js';
 import { spawnServer, type ServerProcess } from './spawn-server.js';
+import { switchMlUpdateRate } from './switchml-in-process.js';
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
-/** A repository file, whether this runs from dist/bench or from another build directory. */
-function repoFile(relative: string): string {
-  const beside = here(`../../${relative}`);
-  return existsSync(beside) ? beside : path.resolve(process.cwd(), relative);
-}
-
-interface Program {
-  p4info: p4i.P4Info__Output;
-  irText: string;
-}
-
-function compile(relative: string, includeDirs: readonly string[] = []): Program {
-  const result = compileProgram(repoFile(relative), { includeDirs: includeDirs.map(repoFile) });
-  if (!result.ir || !result.p4info) throw new Error(`${relative} does not compile: ${result.diagnostics.map((d) => d.message).join('; ')}`);
-  const p4info = decodeMessage<p4i.P4Info__Output>('p4.config.v1.P4Info', encodeMessage('p4.config.v1.P4Info', result.p4info));
-  return { p4info, irText: serializeIr(result.ir) };
-}
-
-/** A port that only counts what the switch sends. */
-class CountingPort extends BasePort {
-  sent = 0;
-  constructor(number: number) {
-    super(number, `count${number}`, 'memory');
-  }
-  send(): boolean {
-    this.sent++;
-    return true;
-  }
-  inject(frame: Buffer): void {
-    this.receive(frame);
-  }
-  protected release(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-interface InProcessSwitch {
-  device: SwitchDevice;
-  ports: CountingPort[];
-}
-
-function inProcessSwitch(program: Program, portCount = 4): InProcessSwitch {
-  const ports = Array.from({ length: portCount }, (_, n) => new CountingPort(n));
-  const device = new SwitchDevice({ ports: new PortSet(ports) });
-  device.loadPipeline(program.p4info, program.irText);
-  return { device, ports };
-}
-
-/**
- * Runs `once(i)` for `seconds` of this process's CPU time (checked every 1,000 calls); returns
- * calls per CPU second. CPU time rather than wall time, so that other work on a shared machine
- * taking the core away does not count against us (GC on helper threads does count).
- */
-function rate(seconds: number, once: (i: number) => void): number {
-  const limit = seconds * 1e6;
-  const t0 = process.cpuUsage();
-  let done = 0;
-  for (;;) {
-    for (let k = 0; k < 1000; k++) once(done + k);
-    done += 1000;
-    const used = process.cpuUsage(t0);
-    const micros = used.user + used.system;
-    if (micros >= limit) return Math.round(done / (micros / 1e6));
-  }
-}
 
 // ---- (a) the L3 router (frames and the hand-written versions: fixtures/pipeline-workloads.ts) ----
 
@@ -117,13 +48,6 @@ function idOf(list: readonly { preamble: { name: string; id: number } | null }[]
   const found = list.find((x) => x.preamble?.name === name);
   if (!found) throw new Error(`no ${name} in the P4Info`);
   return found.preamble!.id;
-}
-
-function writeDecoded(device: SwitchDevice, updates: readonly p4r.Update[]): void {
-  const decoded = updates.map((u) => decodeMessage<p4r.Update__Output>('p4.v1.Update', encodeMessage('p4.v1.Update', u)));
-  const result = device.state.write(decoded, 'CONTINUE_ON_ERROR');
-  const bad = (Array.isArray(result) ? result : [result]).find((s) => s.code !== 0);
-  if (bad) throw new Error(`write refused: ${bad.message}`);
 }
 
 function installRoutes(device: SwitchDevice, p4info: p4i.P4Info__Output): void {
@@ -339,27 +263,11 @@ async function register64Rate(seconds: number, progress: (line: string) => void)
   }
 }
 
-/** (b') switchml.p4, one job of 4 workers; each pass over the frames is a new epoch (new rounds). */
+/** (b') switchml.p4, one job of 4 workers (switchml-in-process.ts). */
 async function switchMlRate(seconds: number, progress: (line: string) => void): Promise<Cell[]> {
-  const program = compile('p4/switchml.p4', ['p4/include']);
-  const sw = inProcessSwitch(program, 5);
-  try {
-    writeDecoded(sw.device, switchMlJobUpdates(program.p4info));
-    const frames = switchMlFrames();
-    progress('in process: switchml.p4, 4 workers');
-    const pps = rate(seconds, (i) => {
-      const f = frames[i % frames.length]!;
-      f.frame[SML_EPOCH_OFFSET] = Math.floor(i / frames.length) & 255;
-      sw.ports[f.port]!.inject(f.frame);
-    });
-    const framesIn = sw.ports.reduce((n, p) => n + p.counters.framesIn, 0);
-    const sent = sw.ports.reduce((n, p) => n + p.sent, 0);
-    // Every 4th update completes a copy and leaves as 4 replicas: as many frames out as in.
-    if (sent !== framesIn) throw new Error(`switchml.p4 sent ${sent} frames for ${framesIn} updates (expected as many)`);
-    return ['switchml.p4, 1 job of 4 workers (64 values; every 4th packet multicast to 4)', pps, '-', '-', '-'];
-  } finally {
-    await sw.device.stop();
-  }
+  progress('in process: switchml.p4, 4 workers');
+  const pps = await switchMlUpdateRate(SML_ELEMENTS, seconds);
+  return ['switchml.p4, 1 job of 4 workers (64 values; every 4th packet multicast to 4)', pps, '-', '-', '-'];
 }
 
 export const pipelineBench: Benchmark = {
