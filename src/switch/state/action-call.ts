@@ -25,6 +25,8 @@ interface ActionShape {
   readonly scope: ActionScope;
   readonly params: readonly ParamInfo[];
   readonly indexById: ReadonlyMap<number, number>;
+  /** "parameter P of action A" per parameter, for messages (made once: every entry's checks take it). */
+  readonly paramWhat: readonly string[];
 }
 
 export class ActionValidator {
@@ -37,12 +39,27 @@ export class ActionValidator {
   ) {
     for (const [id, ref] of refs) {
       const params = ref.action.params.all;
-      this.shapes.set(id, { info: ref.action, scope: ref.scope, params, indexById: new Map(params.map((p, i) => [p.id, i])) });
+      this.shapes.set(id, {
+        info: ref.action,
+        scope: ref.scope,
+        params,
+        indexById: new Map(params.map((p, i) => [p.id, i])),
+        paramWhat: params.map((p) => `parameter ${p.name} of action ${ref.action.name}`),
+      });
     }
   }
 
   /** Validates an action for `use`; throws EntityError. */
   parse(action: p4r.Action__Output, use: ActionUse): ActionCall {
+    return keep(this.check(action, use));
+  }
+
+  /**
+   * Validates an action for `use` as parse does, but the values of the call it returns may be views
+   * of the request's bytes: `keep` it before storing it. For callers that may not need to store it
+   * (a table that already holds an equal call).
+   */
+  check(action: p4r.Action__Output, use: ActionUse): ActionCall {
     const shape = this.shapes.get(action.action_id);
     if (!shape) throw invalidArgument(`action id ${action.action_id} is not one of the actions of ${this.owner}`);
     const name = shape.info.name;
@@ -53,12 +70,15 @@ export class ActionValidator {
       throw permissionDenied(`action ${name} is @tableonly in ${this.owner}: it cannot be the default action`);
     }
     const values = new Array<Buffer | undefined>(shape.params.length);
-    for (const p of action.params) {
-      const i = shape.indexById.get(p.param_id);
+    const given = action.params;
+    for (let k = 0; k < given.length; k++) {
+      const p = given[k]!;
+      // Parameters usually come in P4Info order: then the position is the index.
+      const i = shape.params[k]?.id === p.param_id ? k : shape.indexById.get(p.param_id);
       if (i === undefined) throw invalidArgument(`action ${name} has no parameter with id ${p.param_id}`);
       const param = shape.params[i]!;
       if (values[i]) throw invalidArgument(`parameter ${param.name} of action ${name} is given twice`);
-      values[i] = Buffer.from(checkBytes(p.value, param.bitwidth, `parameter ${param.name} of action ${name}`));
+      values[i] = checkBytes(p.value, param.bitwidth, shape.paramWhat[i]!);
     }
     for (let i = 0; i < values.length; i++) {
       if (!values[i]) throw invalidArgument(`parameter ${shape.params[i]!.name} (id ${shape.params[i]!.id}) of action ${name} is missing`);
@@ -75,6 +95,13 @@ export class ActionValidator {
       params: call.params.map((value, i) => ({ param_id: params[i]?.id ?? i + 1, value: Buffer.from(canonicalOf(value)) })),
     };
   }
+}
+
+/** The call with its values copied out of the request, to store. */
+export function keep(call: ActionCall): ActionCall {
+  const params = new Array<Buffer>(call.params.length);
+  for (let i = 0; i < params.length; i++) params[i] = Buffer.from(call.params[i]!);
+  return { actionId: call.actionId, params };
 }
 
 /**

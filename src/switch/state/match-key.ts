@@ -47,6 +47,8 @@ interface Slot {
   /** The standard kind, or undefined for an architecture-specific match type we cannot match on. */
   readonly kind: MatchKind | undefined;
   readonly matchType: string;
+  /** "match field NAME", for messages (made once: every entry's checks take it). */
+  readonly what: string;
   readonly width: number;
   readonly offset: number;
   /** Zero bits in front of the value when padded to whole bytes. */
@@ -102,7 +104,18 @@ export class MatchLayout {
     for (const f of fields) {
       const kind = STANDARD[f.matchType];
       const width = byteWidth(f.bitwidth);
-      slots.push({ id: f.id, name: f.name, bitwidth: f.bitwidth, kind, matchType: f.matchType, width, offset, padBits: width * 8 - f.bitwidth, max: maxValue(f.bitwidth, width) });
+      slots.push({
+        id: f.id,
+        name: f.name,
+        bitwidth: f.bitwidth,
+        kind,
+        matchType: f.matchType,
+        what: `match field ${f.name}`,
+        width,
+        offset,
+        padBits: width * 8 - f.bitwidth,
+        max: maxValue(f.bitwidth, width),
+      });
       this.indexById.set(f.id, slots.length - 1);
       offset += kind === 'exact' ? width : kind === 'optional' ? 1 + width : 1 + 2 * width;
     }
@@ -114,13 +127,7 @@ export class MatchLayout {
   /** Validates a match and returns its stored form; throws EntityError (INVALID_ARGUMENT, UNIMPLEMENTED). */
   parse(match: readonly p4r.FieldMatch__Output[]): ParsedMatch {
     const slots = this.slots;
-    const given: (p4r.FieldMatch__Output | undefined)[] = new Array<p4r.FieldMatch__Output | undefined>(slots.length);
-    for (const fm of match) {
-      const i = this.indexById.get(fm.field_id);
-      if (i === undefined) throw invalidArgument(`${this.owner} has no match field with id ${fm.field_id}`);
-      if (given[i]) throw invalidArgument(`match field ${slots[i]!.name} (id ${fm.field_id}) is given twice`);
-      given[i] = fm;
-    }
+    const given = this.inP4InfoOrder(match) ? match : this.byPosition(match);
     // From the shared pool: a per-entry ArrayBuffer would cost far more than the entry itself.
     const key = Buffer.allocUnsafe(this.keyBytes).fill(0);
     const fields = new Array<FieldValue | undefined>(slots.length);
@@ -135,8 +142,29 @@ export class MatchLayout {
     return { fields, matchKey: key.toString('latin1') };
   }
 
+  /** True when the match gives every field once, in P4Info order (what clients send): its positions are the slots'. */
+  private inP4InfoOrder(match: readonly p4r.FieldMatch__Output[]): boolean {
+    const slots = this.slots;
+    if (match.length !== slots.length) return false;
+    for (let i = 0; i < slots.length; i++) if (match[i]!.field_id !== slots[i]!.id) return false;
+    return true;
+  }
+
+  /** The given FieldMatch of each slot (undefined: don't care); throws for unknown and repeated ids. */
+  private byPosition(match: readonly p4r.FieldMatch__Output[]): (p4r.FieldMatch__Output | undefined)[] {
+    const slots = this.slots;
+    const given = new Array<p4r.FieldMatch__Output | undefined>(slots.length);
+    for (const fm of match) {
+      const i = this.indexById.get(fm.field_id);
+      if (i === undefined) throw invalidArgument(`${this.owner} has no match field with id ${fm.field_id}`);
+      if (given[i]) throw invalidArgument(`match field ${slots[i]!.name} (id ${fm.field_id}) is given twice`);
+      given[i] = fm;
+    }
+    return given;
+  }
+
   private fill(slot: Slot, fm: p4r.FieldMatch__Output, key: Buffer): FieldValue {
-    const what = `match field ${slot.name}`;
+    const what = slot.what;
     if (slot.kind === undefined) throw unimplemented(`${what} has match type ${slot.matchType}, which this switch cannot match on`);
     if (fm.field_match_type !== slot.kind) {
       throw invalidArgument(`${what} is ${slot.kind.toUpperCase()} but the request gives ${fm.field_match_type ? `a ${fm.field_match_type.toUpperCase()} match` : 'no match value'}`);
@@ -146,12 +174,12 @@ export class MatchLayout {
     const b = offset + 1 + width;
     switch (slot.kind) {
       case 'exact': {
-        padInto(key, offset, width, checkBytes(fm.exact!.value, bitwidth, `${what} value`));
+        padInto(key, offset, width, checkBytes(fm.exact!.value, bitwidth, what, 'value'));
         return { kind: 'exact', value: key.subarray(offset, offset + width) };
       }
       case 'optional': {
         key[offset] = 1;
-        padInto(key, a, width, checkBytes(fm.optional!.value, bitwidth, `${what} value`));
+        padInto(key, a, width, checkBytes(fm.optional!.value, bitwidth, what, 'value'));
         return { kind: 'optional', value: key.subarray(a, a + width) };
       }
       case 'lpm': {
@@ -159,7 +187,7 @@ export class MatchLayout {
         if (prefixLen === 0) throw invalidArgument(`${what}: prefix length 0 is a don't-care match; omit the field instead`);
         if (prefixLen < 0 || prefixLen > bitwidth) throw invalidArgument(`${what}: prefix length ${prefixLen} is outside 1..${bitwidth}`);
         key[offset] = 1;
-        padInto(key, a, width, checkBytes(value, bitwidth, `${what} value`));
+        padInto(key, a, width, checkBytes(value, bitwidth, what, 'value'));
         writePrefixMask(key, b, slot.padBits, prefixLen);
         const v = key.subarray(a, a + width);
         const mask = key.subarray(b, b + width);
@@ -169,8 +197,8 @@ export class MatchLayout {
       case 'ternary': {
         const t = fm.ternary!;
         key[offset] = 1;
-        padInto(key, a, width, checkBytes(t.value, bitwidth, `${what} value`));
-        padInto(key, b, width, checkBytes(t.mask, bitwidth, `${what} mask`));
+        padInto(key, a, width, checkBytes(t.value, bitwidth, what, 'value'));
+        padInto(key, b, width, checkBytes(t.mask, bitwidth, what, 'mask'));
         const v = key.subarray(a, a + width);
         const mask = key.subarray(b, b + width);
         if (isZero(mask)) throw invalidArgument(`${what}: a zero mask is a don't-care match; omit the field instead`);
@@ -182,8 +210,8 @@ export class MatchLayout {
       case 'range': {
         const r = fm.range!;
         key[offset] = 1;
-        padInto(key, a, width, checkBytes(r.low, bitwidth, `${what} low bound`));
-        padInto(key, b, width, checkBytes(r.high, bitwidth, `${what} high bound`));
+        padInto(key, a, width, checkBytes(r.low, bitwidth, what, 'low bound'));
+        padInto(key, b, width, checkBytes(r.high, bitwidth, what, 'high bound'));
         const low = key.subarray(a, a + width);
         const high = key.subarray(b, b + width);
         if (Buffer.compare(low, high) > 0) throw invalidArgument(`${what}: low bound 0x${canonicalOf(low).toString('hex')} is above high bound 0x${canonicalOf(high).toString('hex')}`);

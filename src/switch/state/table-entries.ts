@@ -46,7 +46,7 @@ export function entryAction(ta: p4r.TableAction__Output, t: TableStore, profiles
   switch (ta.type) {
     case 'action':
       if (profileId) throw invalidArgument(`${t.label} is indirect (action profile): give an action_profile_member_id or action_profile_group_id, not an action`);
-      return t.sharedAction(t.actions.parse(ta.action!, use));
+      return t.sharedAction(t.actions.check(ta.action!, use));
     case 'action_profile_member_id':
     case 'action_profile_group_id': {
       if (!profileId) throw invalidArgument(`${t.label} is a direct table: give an action, not an action profile member or group`);
@@ -79,7 +79,7 @@ function counterOf(te: p4r.TableEntry__Output, t: TableStore): CounterCell | und
 }
 
 function meterOf(te: p4r.TableEntry__Output, t: TableStore): MeterSettings | undefined {
-  refuseMeterCounterData(te.meter_counter_data, `entry of ${t.label}`);
+  if (te.meter_counter_data) refuseMeterCounterData(te.meter_counter_data, `entry of ${t.label}`);
   if (!te.meter_config) return undefined;
   if (!t.directMeterType) throw invalidArgument(`${t.label} has no direct meter, so its entries take no meter_config`);
   return parseMeterConfig(te.meter_config, t.directMeterType, `meter_config of an entry of ${t.label}`);

@@ -14,11 +14,9 @@ import { monotonicClock, type Clock } from './clock.js';
 import type { CounterCell } from './counter-cell.js';
 import { MatchLayout, type FieldValue } from './match-key.js';
 import type { MeterSettings } from './meter-config.js';
+import { SharedActions } from './shared-actions.js';
 import { Store, type UndoLog } from './undo-log.js';
 import { describe } from './validation.js';
-
-/** Distinct action calls a table shares between its entries before its cache starts over. */
-const ACTION_CACHE_SIZE = 4096;
 
 /** One action of a one-shot action set (spec §"One Shot Action Selector Programming"), as written. */
 export interface OneShotAction {
@@ -82,7 +80,7 @@ export class TableStore extends Store {
   /** For messages: "table ingress.l2 (id …)". */
   readonly label: string;
   private readonly byKey = new Map<string, TableEntryRecord>();
-  private readonly actionCache = new Map<string, EntryAction>();
+  private readonly sharedActions = new SharedActions();
   private defaultRecord: DefaultEntryRecord;
 
   /** The clock that stamps hits, for tables that support idle timeouts (P4Info NOTIFY_CONTROL); else undefined. */
@@ -169,21 +167,9 @@ export class TableStore extends Store {
     return new ExactEntryRecord(this.layout, record);
   }
 
-  /**
-   * The entry action for a direct action call, shared by the entries that run the same call
-   * with the same data (a few next hops for a million routes): a bounded cache, emptied when
-   * full, so that entries with all-different data cannot make it grow without limit.
-   */
-  sharedAction(call: ActionCall): EntryAction {
-    let key = String(call.actionId);
-    for (const p of call.params) key += `|${p.length}:${p.toString('latin1')}`;
-    let action = this.actionCache.get(key);
-    if (!action) {
-      if (this.actionCache.size >= ACTION_CACHE_SIZE) this.actionCache.clear();
-      action = { kind: 'action', call };
-      this.actionCache.set(key, action);
-    }
-    return action;
+  /** The entry action for a direct action call: shared with the entries that run an equal one (shared-actions.ts). */
+  sharedAction(checked: ActionCall): EntryAction {
+    return this.sharedActions.actionOf(checked);
   }
 
   insert(given: TableEntryRecord): void {

@@ -19,14 +19,15 @@ export function byteWidth(bitwidth: number): number {
  * values that fit the width). Empty and too-wide values are INVALID_ARGUMENT,
  * as the match-format and action-parameter rules of the spec (and PI) say.
  * The result may share memory with the input; copy it before keeping it.
+ * The message names `what`, followed by `part` when given.
  */
-export function checkBytes(bytes: Buffer, bitwidth: number, what: string): Buffer {
+export function checkBytes(bytes: Buffer, bitwidth: number, what: string, part?: string): Buffer {
   const canonical = canonicalize(bytes, bitwidth);
-  if (canonical === 'empty') throw invalidArgument(`${what} is an empty bytestring; send at least one byte`);
-  if (canonical === 'too-wide') {
-    throw invalidArgument(`${what} 0x${bytes.toString('hex')} does not fit in ${bitwidth} bits`);
-  }
-  return canonical;
+  if (typeof canonical !== 'string') return canonical;
+  // `part` ("value", "mask"…) is joined only here, so that the checks of valid entries build no strings.
+  const subject = part ? `${what} ${part}` : what;
+  if (canonical === 'empty') throw invalidArgument(`${subject} is an empty bytestring; send at least one byte`);
+  throw invalidArgument(`${subject} 0x${bytes.toString('hex')} does not fit in ${bitwidth} bits`);
 }
 
 /** Writes a canonical value right-aligned into `width` bytes of `target` at `offset` (the bytes must be zero). */
