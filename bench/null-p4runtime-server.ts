@@ -1,7 +1,9 @@
 /**
  * A P4Runtime server that does no work: every stream is told it is primary and
  * every Write succeeds at once. Benchmarks send the same traffic to it and to
- * our switch, so the difference is the switch's own cost.
+ * our switch, so the difference is the switch's own cost. With `--no-decode`
+ * it does not even decode Write requests (proto-loader's decoding is work a
+ * server does), so what remains is the client's and gRPC's cost alone.
  */
 import * as grpc from '@grpc/grpc-js';
 import { p4RuntimeGrpc } from '../src/proto/load.js';
@@ -12,8 +14,11 @@ const server = new grpc.Server({ 'grpc.max_receive_message_length': 256 * 1024 *
 const unimplemented = (_call: unknown, callback: grpc.sendUnaryData<never>): void =>
   callback({ code: grpc.status.UNIMPLEMENTED, details: 'null server' });
 
-server.addService(service, {
-  Write: (_call: grpc.ServerUnaryCall<p4r.WriteRequest__Output, p4r.WriteResponse>, callback: grpc.sendUnaryData<p4r.WriteResponse>) => callback(null, {}),
+const noDecode = process.argv.includes('--no-decode');
+const methods = noDecode ? { ...service, Write: { ...service.Write, requestDeserialize: (bytes: Buffer) => bytes } } : service;
+
+server.addService(methods, {
+  Write: (_call: grpc.ServerUnaryCall<unknown, p4r.WriteResponse>, callback: grpc.sendUnaryData<p4r.WriteResponse>) => callback(null, {}),
   Read: (call: grpc.ServerWritableStream<p4r.ReadRequest__Output, p4r.ReadResponse>) => call.end(),
   SetForwardingPipelineConfig: (_call: unknown, callback: grpc.sendUnaryData<p4r.SetForwardingPipelineConfigResponse>) => callback(null, {}),
   GetForwardingPipelineConfig: unimplemented,
