@@ -10,12 +10,11 @@ import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { float64Reference } from '../../src/agent/baseline/accuracy.js';
 import { seededTensor } from '../../src/agent/baseline/seeded-tensor.js';
-import { ChildGroup, type SpawnRequest, type TrackedChild } from '../../src/demo/child-group.js';
 import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from '../../src/demo/demo-options.js';
 import { runDemo, type DemoOutcome } from '../../src/demo/run-demo.js';
 import { rowIsExact } from '../../src/report/demo-results.js';
 import { expectedAtp } from '../agent/atp/helpers/numbers.js';
-import { CLI, demoTempDirs, isAlive, probeDemoCapability } from './helpers.js';
+import { CLI, demoTempDirs, isAlive, probeDemoCapability, WatchedGroup } from './helpers.js';
 
 const built = existsSync(CLI);
 if (!built) console.warn(`test/demo/demo-atp-e2e: skipped: ${CLI} is missing: build first (npm run build)`);
@@ -25,15 +24,6 @@ const VALUES = 64;
 const RANGE = 256;
 const BASE: DemoOptions = { ...DEFAULT_DEMO_OPTIONS, algorithms: ['atp'], tensorBytes: 64 * 1024, runTimeoutMs: 240_000 };
 
-/** A group that keeps every child, so the workers' own reports can be read afterwards. */
-class WatchedGroup extends ChildGroup {
-  readonly started: TrackedChild[] = [];
-  override async spawn(request: SpawnRequest): Promise<TrackedChild> {
-    const child = await super.spawn(request);
-    this.started.push(child);
-    return child;
-  }
-}
 
 let group: WatchedGroup | undefined;
 afterEach(async () => {

@@ -9,24 +9,15 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sparseSeededTensor, type Sparsity } from '../../src/agent/baseline/sparse-tensor.js';
-import { ChildGroup, type SpawnRequest, type TrackedChild } from '../../src/demo/child-group.js';
 import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from '../../src/demo/demo-options.js';
 import { runDemo, type DemoOutcome } from '../../src/demo/run-demo.js';
 import { rowIsExact } from '../../src/report/demo-results.js';
 import { expectedSwitchMlResult } from '../agent/switchml/helpers/numbers.js';
-import { CLI, demoTempDirs, isAlive, probeDemoCapability } from './helpers.js';
+import { CLI, demoTempDirs, isAlive, probeDemoCapability, WatchedGroup } from './helpers.js';
 
 const built = existsSync(CLI);
 if (!built) console.warn(`test/demo/demo-omnireduce-e2e: skipped: ${CLI} is missing: build first (npm run build)`);
 
-class WatchedGroup extends ChildGroup {
-  readonly started: TrackedChild[] = [];
-  override async spawn(request: SpawnRequest): Promise<TrackedChild> {
-    const child = await super.spawn(request);
-    this.started.push(child);
-    return child;
-  }
-}
 
 let group: WatchedGroup | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ChildGroup } from '../../src/demo/child-group.js';
+import { ChildGroup, type SpawnRequest, type TrackedChild } from '../../src/demo/child-group.js';
 import { compileDemoProgram } from '../../src/demo/compile-program.js';
 import { testUdpPorts } from '../helpers/test-ports.js';
 import { builtCliEntry, switchMlSource } from '../../src/run/package-paths.js';
@@ -96,4 +96,14 @@ export async function waitAllGone(pids: readonly number[], ms: number): Promise<
  */
 export function demoTempDirs(): string[] {
   return readdirSync(os.tmpdir()).filter((d) => d.startsWith(`p4ina-demo-${process.pid}-`));
+}
+
+/** A group that keeps every child, so the workers' own reports can be read afterwards. */
+export class WatchedGroup extends ChildGroup {
+  readonly started: TrackedChild[] = [];
+  override async spawn(request: SpawnRequest): Promise<TrackedChild> {
+    const child = await super.spawn(request);
+    this.started.push(child);
+    return child;
+  }
 }
