@@ -12,7 +12,13 @@
 export class NotPlainMessage extends Error {}
 export const NOT_PLAIN = new NotPlainMessage('not in the plain form the fast decoder reads');
 
-const EMPTY: Buffer = Buffer.alloc(0);
+/** Shared by every empty bytes field read (nothing can be written into zero bytes). */
+export const EMPTY_BYTES: Buffer = Buffer.alloc(0);
+/** Wire types. */
+export const VARINT = 0;
+export const LEN = 2;
+/** The tag of a field: its number and wire type. */
+export const key = (field: number, wireType: number): number => (field << 3) | wireType;
 const TWO_POW_32 = 4294967296;
 /** Above this high word a uint64 is past 2^53 and is converted through bigint. */
 const SAFE_HIGH = 0x200000;
@@ -91,7 +97,7 @@ export class WireReader {
     const end = this.lengthEnd();
     const start = this.pos;
     this.pos = end;
-    return start === end ? EMPTY : this.buf.subarray(start, end);
+    return start === end ? EMPTY_BYTES : this.buf.subarray(start, end);
   }
 
   string(): string {
