@@ -85,7 +85,11 @@ export const p4runtimeWrite: Benchmark = {
     let electionId = 1n;
     const servers: ServerProcess[] = [];
     try {
-      const sw = await spawnServer([dist('../src/cli/main.js'), 'switch', '--no-p4', '--', '--grpc-server-addr', '127.0.0.1:0'], /127\.0\.0\.1:(\d+)/);
+      // The 4M-entry table is estimated at ~1.1 GiB, over the default budget; entries are only made as inserted.
+      const sw = await spawnServer(
+        [dist('../src/cli/main.js'), 'switch', '--no-p4', '--pipeline-memory-budget', '2GiB', '--', '--grpc-server-addr', '127.0.0.1:0'],
+        /127\.0\.0\.1:(\d+)/,
+      );
       servers.push(sw);
       const nul = await spawnServer([dist('./null-p4runtime-server.js')], /127\.0\.0\.1:(\d+)/);
       servers.push(nul);
