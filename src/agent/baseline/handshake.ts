@@ -18,7 +18,7 @@ import type { Listener } from './listener.js';
 /**
  * The clock deadlines are read on and the timers that enforce them. The
  * baselines' deadlines are wall-clock milliseconds (their callers compute
- * them from Date.now), so that is the default clock; tests may pass their own.
+ * them with deadlineIn), so that is the default clock; tests may pass their own.
  */
 export interface HandshakeTime {
   readonly clock: AgentClock;
@@ -26,6 +26,11 @@ export interface HandshakeTime {
 }
 
 export const WALL_TIME: HandshakeTime = { clock: { now: () => Date.now() }, timers: REAL_TIMERS };
+
+/** The deadline `ms` from now on `time`'s clock (the wall clock by default), as set-up and handshakes take it. */
+export function deadlineIn(ms: number, time: HandshakeTime = WALL_TIME): number {
+  return time.clock.now() + ms;
+}
 
 /** Pause before dialling again after a listener hung up on us (it was not taking connections yet). */
 const RETRY_PAUSE_MS = 50;

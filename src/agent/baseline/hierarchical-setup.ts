@@ -11,7 +11,7 @@ import { asBaselineError, BASELINE_ERROR_CODES, type BaselineError } from './bas
 import { formatEndpoint, type Endpoint } from './endpoint.js';
 import { encodeHello, maxBodyBytes, ROLE } from './frame.js';
 import type { FramedConnection } from './framed-connection.js';
-import { acceptAndGreet, dialAndGreet, type HelloExpectation } from './handshake.js';
+import { acceptAndGreet, deadlineIn, dialAndGreet, type HelloExpectation } from './handshake.js';
 import type { HierarchicalLayout } from './hierarchical-layout.js';
 import { Listener } from './listener.js';
 import { RingAllReduce } from './ring-allreduce.js';
@@ -65,7 +65,7 @@ async function connectLeader(options: HierarchicalSetupOptions): Promise<Hierarc
     stop.abort(err);
     throw err;
   };
-  const deadline = Date.now() + options.connectTimeoutMs;
+  const deadline = deadlineIn(options.connectTimeoutMs);
   const joining = RingAllReduce.connect({
     rank: layout.ringPosition(rank),
     worldSize: layout.racks.length,
@@ -113,7 +113,7 @@ async function connectMember(options: HierarchicalSetupOptions): Promise<Hierarc
       hello: hello(options, ROLE.rackMember),
       expected: expectation(options, ROLE.rackLeader, leader),
       maxBodyBytes: maxBodyBytes(options.pieceElements),
-      deadline: Date.now() + options.connectTimeoutMs,
+      deadline: deadlineIn(options.connectTimeoutMs),
       signal: stop.signal,
       opened,
     });

@@ -13,7 +13,7 @@ import { moduleLogger } from '../../log/logger.js';
 import { asBaselineError, BASELINE_ERROR_CODES, BaselineError } from './baseline-error.js';
 import { encodeHello, maxBodyBytes, ROLE } from './frame.js';
 import { FramedConnection } from './framed-connection.js';
-import { checkHello, receiveHello } from './handshake.js';
+import { checkHello, deadlineIn, receiveHello } from './handshake.js';
 import { Listener } from './listener.js';
 import { ParameterServerSession } from './ps-session.js';
 import { checkCommonOptions, DEFAULT_JOB_ID, DEFAULT_PIECE_ELEMENTS } from './defaults.js';
@@ -120,7 +120,7 @@ export class ParameterServer {
   private accept(socket: Socket): void {
     const connection = new FramedConnection(socket, `the connection from ${socket.remoteAddress}:${socket.remotePort}`, maxBodyBytes(this.pieceElements));
     this.pending.add(connection);
-    receiveHello(connection, Date.now() + this.handshakeTimeoutMs, undefined)
+    receiveHello(connection, deadlineIn(this.handshakeTimeoutMs), undefined)
       .then(async (hello) => {
         const session = this.session;
         checkHello(hello, { role: ROLE.psWorker, jobId: this.jobId, worldSize: this.worldSize, pieceElements: this.pieceElements, rank: (rank) => rank < this.worldSize && !session.hasRank(rank) }, connection.peer);

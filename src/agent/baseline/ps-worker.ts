@@ -19,7 +19,7 @@ import { formatEndpoint, parseEndpoint, type Endpoint } from './endpoint.js';
 import { readFloatsLE } from './float-bytes.js';
 import { DATA_HEADER_BYTES, encodeBegin, encodeData, encodeHello, FRAME_LENGTH_BYTES, maxBodyBytes, PS_STEP, ROLE, type Frame } from './frame.js';
 import type { FramedConnection } from './framed-connection.js';
-import { dialAndGreet } from './handshake.js';
+import { deadlineIn, dialAndGreet } from './handshake.js';
 import { OpGuard } from './op-guard.js';
 
 export interface ParameterServerStats extends AllReduceStats {
@@ -81,7 +81,7 @@ export class ParameterServerWorker implements AllReduce<ParameterServerStats> {
       hello: encodeHello({ role: ROLE.psWorker, rank, worldSize, pieceElements, jobId }),
       expected: { role: ROLE.psServer, jobId, worldSize, pieceElements, rank: 0 },
       maxBodyBytes: maxBodyBytes(pieceElements),
-      deadline: Date.now() + (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
+      deadline: deadlineIn(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
       signal: options.signal,
     });
     return new ParameterServerWorker(rank, worldSize, connection, pieceElements, options.ioTimeoutMs ?? DEFAULT_IO_TIMEOUT_MS, options.clock ?? REAL_CLOCK);

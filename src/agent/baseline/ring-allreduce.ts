@@ -21,6 +21,7 @@ import { checkCommonOptions, checkTensor, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IO
 import { Listener } from './listener.js';
 import { RingOperation, type RingLinks } from './ring-operation.js';
 import { RingSchedule } from './ring-schedule.js';
+import { deadlineIn } from './handshake.js';
 import { formRing } from './ring-setup.js';
 
 /** The largest ring: its 2(n-1) steps must fit the frame's u16 step field. */
@@ -102,7 +103,7 @@ export class RingAllReduce implements AllReduce<RingStats> {
         peers,
         jobId: options.jobId ?? DEFAULT_JOB_ID,
         pieceElements,
-        deadline: Date.now() + (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
+        deadline: deadlineIn(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
         signal: options.signal,
       });
       log.debug({ rank, worldSize }, 'ring formed');

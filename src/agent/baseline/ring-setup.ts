@@ -23,7 +23,7 @@ export interface RingSetupOptions {
   readonly peers: readonly Endpoint[];
   readonly jobId: string;
   readonly pieceElements: number;
-  /** A Date.now() value. */
+  /** A wall-clock deadline (deadlineIn). */
   readonly deadline: number;
   readonly signal?: AbortSignal;
 }
