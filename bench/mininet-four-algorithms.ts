@@ -16,10 +16,9 @@
  * switch per second, in and out, without resends: SwitchML 2·n per packet of
  * 64 values; ATP 2·(n + 1), the aggregate to the PS and its ACK back.
  */
-import { loadavg } from 'node:os';
 import type { Cell } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
-import { rowIsExact, runTestbed, whyTestbedCannotRun, type TestbedRow } from './mininet-testbed.js';
+import { rowIsExact, runTestbed, sweepWithLoad, whyTestbedCannotRun, type TestbedRow } from './mininet-testbed.js';
 
 const ALGORITHMS = ['switchml', 'atp', 'ps', 'ring'] as const;
 type Algorithm = (typeof ALGORITHMS)[number];
@@ -84,16 +83,7 @@ export const mininetFourAlgorithms: Benchmark = {
     const why = whyTestbedCannotRun('mininet-four-algorithms');
     if (why) return { title, columns, rows: [], notes: [`skipped: ${why}`] };
     const bytes = (quick ? 256 : 1024) * KIB;
-    const rows: Cell[][] = [];
-    const failures: string[] = [];
-    const loads: string[] = [];
-    for (const workers of quick ? [2] : [2, 4, 8]) {
-      const before = loadavg()[0]!;
-      const measured = await measure(workers, bytes, progress);
-      loads.push(`${workers} workers ${before.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
-      rows.push(...measured.rows);
-      failures.push(...measured.failures);
-    }
+    const { rows, failures, loads } = await sweepWithLoad(quick ? [2] : [2, 4, 8], (workers) => `${workers} workers`, (workers) => measure(workers, bytes, progress));
     return {
       title,
       columns,

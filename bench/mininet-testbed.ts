@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Cell } from '../src/report/table.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = process.env.P4INA_CLI ?? path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -46,6 +47,30 @@ export function whyTestbedCannotRun(benchName: string): string | undefined {
 /** True when the run finished with every worker's result identical and within the check's bound. */
 export function rowIsExact(row: TestbedRow): boolean {
   return row.failure === null && row.identical === true && row.boundViolations === 0;
+}
+
+/** One sweep point's table rows and what failed in it. */
+export interface SweepPoint {
+  readonly rows: Cell[][];
+  readonly failures: readonly string[];
+}
+
+/**
+ * Measures each point in turn; the rows and failures in order, and each
+ * point's 1-minute load average before → after (`label` names the point).
+ */
+export async function sweepWithLoad<T>(points: readonly T[], label: (point: T) => string, measure: (point: T) => Promise<SweepPoint>): Promise<{ rows: Cell[][]; failures: string[]; loads: string[] }> {
+  const rows: Cell[][] = [];
+  const failures: string[] = [];
+  const loads: string[] = [];
+  for (const point of points) {
+    const before = os.loadavg()[0]!;
+    const measured = await measure(point);
+    loads.push(`${label(point)} ${before.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`);
+    rows.push(...measured.rows);
+    failures.push(...measured.failures);
+  }
+  return { rows, failures, loads };
 }
 
 /** One `mininet/testbed.py ARGS --json`; resolves to its runs, rejects when it printed no document. */

@@ -10,11 +10,10 @@
  * they, not the switch's CPU, limit SwitchML. Root only: without root (or
  * Mininet) it says why and measures nothing.
  */
-import { loadavg } from 'node:os';
 import { nonZeroBlockMask } from '../src/agent/baseline/sparse-tensor.js';
 import type { Cell } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
-import { rowIsExact, runTestbed, whyTestbedCannotRun, type TestbedRow } from './mininet-testbed.js';
+import { rowIsExact, runTestbed, sweepWithLoad, whyTestbedCannotRun, type TestbedRow } from './mininet-testbed.js';
 import { linkBoundMs, omniReduceBusiestLink, omniReduceWire, ringLinkBytes, splitBlocks, switchMlLinkBytes } from './omnireduce-link-bounds.js';
 
 const ALGORITHMS = ['omnireduce', 'omnireduce-switch', 'switchml', 'ring'] as const;
@@ -100,16 +99,7 @@ export const omniReduceDensityMininet: Benchmark = {
     const why = whyTestbedCannotRun('omnireduce-density-mininet');
     if (why) return { title, columns, rows: [], notes: [`skipped: ${why}`] };
     const tensorBytes = (quick ? 256 : 1024) * KIB;
-    const rows: Cell[][] = [];
-    const failures: string[] = [];
-    const loads: string[] = [];
-    for (const sparsity of quick ? [0, 0.9] : SPARSITIES) {
-      const before = loadavg()[0]!;
-      const measured = await measure(sparsity, tensorBytes, progress);
-      loads.push(`${densityText(sparsity)} ${before.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
-      rows.push(...measured.rows);
-      failures.push(...measured.failures);
-    }
+    const { rows, failures, loads } = await sweepWithLoad(quick ? [0, 0.9] : SPARSITIES, densityText, (sparsity) => measure(sparsity, tensorBytes, progress));
     return {
       title,
       columns,
