@@ -1,0 +1,251 @@
+/*
+ * The addon's JavaScript face: class UdpBatchSocket.
+ *
+ *   new UdpBatchSocket(family: 4 | 6, onDatagrams, onError, options?)
+ *     options: { batchSize, receiveBufferBytes, sendBufferBytes, gso, gro }
+ *     onDatagrams(batch, count, sources, origins): see receive_path.c
+ *     onError(error: Error): a receive-side error, or an ICMP error for an
+ *       earlier send (ECONNREFUSED…); the socket stays open
+ *     sets: receiveBufferBytes, sendBufferBytes (granted), gro (UDP_GRO is on)
+ *   bind(address, port): number        the bound port (port 0: the system's choice)
+ *   connect(address, port) / disconnect()
+ *   send(frames: Buffer[]) / sendTo(frames, address, port): { sent, sentBytes, error }
+ *                                       (send_methods.c)
+ *   statistics(): see statistics() below
+ *   ref() / unref()                     whether the open socket keeps the event loop alive
+ *   close()                             idempotent; releases the fd and the poll handle
+ * Every method but close() and statistics() throws an Error with code EBADF
+ * once the socket is closed.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../af_packet/js_errors.h"
+#include "js_values.h"
+#include "methods.h"
+#include "socket_setup.h"
+
+enum { MAX_ARGS = 4, MESSAGE_BYTES = 65536 };
+
+static const udpb_limits BATCH_SIZE = {"batchSize", 64, 1, UDPB_MAX_RECEIVE_BATCH};
+static const udpb_limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
+static const udpb_limits SEND_BUFFER = {"sendBufferBytes", 4u << 20, 0, 1u << 30};
+
+static const char USAGE[] =
+    "usage: new UdpBatchSocket(family: 4 | 6, onDatagrams: Function, onError: Function, options?)";
+
+void udpb_update_label(udpb_socket *socket) {
+  struct sockaddr_storage address;
+  socklen_t length = sizeof address;
+  char text[INET6_ADDRSTRLEN];
+  uint16_t port = 0;
+  if (socket->fd >= 0 && getsockname(socket->fd, (struct sockaddr *)&address, &length) == 0 &&
+      udpb_format_address(&address, text, sizeof text, &port))
+    snprintf(socket->label, sizeof socket->label, "UDP socket %s%s%s:%u", socket->family == AF_INET6 ? "[" : "", text,
+             socket->family == AF_INET6 ? "]" : "", (unsigned)port);
+}
+
+/* Reads the constructor's arguments; false after throwing. */
+static bool read_arguments(napi_env env, size_t argc, const napi_value *argv, udpb_open_options *open, uint32_t *batch) {
+  napi_valuetype types[3] = {napi_undefined, napi_undefined, napi_undefined};
+  for (size_t i = 0; i < 3 && i < argc; i++) napi_typeof(env, argv[i], &types[i]);
+  if (argc < 3 || types[0] != napi_number || types[1] != napi_function || types[2] != napi_function) {
+    napi_throw_type_error(env, NULL, USAGE);
+    return false;
+  }
+  uint32_t family, receive, send;
+  if (!udpb_read_integer(env, argv[0], "family", 4, 6, &family)) return false;
+  if (family == 5) {
+    napi_throw_range_error(env, NULL, "family must be 4 or 6");
+    return false;
+  }
+  napi_value options = argc > 3 ? argv[3] : NULL;
+  if (options == NULL) napi_get_undefined(env, &options);
+  bool gro;
+  if (!udpb_read_integer_option(env, options, &BATCH_SIZE, batch) ||
+      !udpb_read_integer_option(env, options, &RECEIVE_BUFFER, &receive) ||
+      !udpb_read_integer_option(env, options, &SEND_BUFFER, &send) ||
+      !udpb_read_boolean_option(env, options, "gro", true, &gro))
+    return false;
+  open->family = family == 4 ? AF_INET : AF_INET6;
+  open->receive_buffer_bytes = (int)receive;
+  open->send_buffer_bytes = (int)send;
+  open->gro = gro;
+  return true;
+}
+
+/* Starts polling and ties the socket to its JavaScript object; NULL after
+ * throwing (the socket is then released through the close path). */
+static napi_value start(napi_env env, udpb_socket *socket, napi_value self, const napi_value *argv) {
+  napi_value resource_name;
+  uv_loop_t *loop;
+  if (napi_create_string_utf8(env, "UdpBatchSocket", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
+      napi_async_init(env, NULL, resource_name, &socket->async_context) != napi_ok ||
+      napi_create_reference(env, argv[1], 1, &socket->on_datagrams) != napi_ok ||
+      napi_create_reference(env, argv[2], 1, &socket->on_error) != napi_ok ||
+      napi_get_uv_event_loop(env, &loop) != napi_ok) {
+    udpb_socket_free_unstarted(socket);
+    return udpb_internal_failure(env, "setting up callbacks");
+  }
+  int uv_status = uv_poll_init_socket(loop, &socket->poll, socket->fd);
+  if (uv_status < 0) {
+    udpb_socket_free_unstarted(socket);
+    return afp_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the UDP socket");
+  }
+  socket->poll.data = socket;
+  socket->poll_initialized = true;
+  /* From here on the socket is freed through the close path only. */
+  if (napi_wrap(env, self, socket, udpb_socket_finalize, NULL, NULL) != napi_ok) {
+    udpb_socket_begin_close(socket);
+    udpb_socket_release_js(socket);
+    socket->finalized = true; /* no JavaScript object will ever finalize it */
+    return udpb_internal_failure(env, "napi_wrap");
+  }
+  if (napi_create_reference(env, self, 1, &socket->self) != napi_ok || udpb_socket_watch_teardown(socket) != napi_ok) {
+    udpb_socket_begin_close(socket);
+    udpb_socket_release_js(socket);
+    return udpb_internal_failure(env, "registering the socket");
+  }
+  uv_status = uv_poll_start(&socket->poll, UV_READABLE, udpb_socket_on_poll);
+  if (uv_status < 0) {
+    udpb_socket_begin_close(socket);
+    udpb_socket_release_js(socket);
+    return afp_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the UDP socket");
+  }
+  return self;
+}
+
+static napi_value construct(napi_env env, napi_callback_info info) {
+  size_t argc = MAX_ARGS;
+  napi_value argv[MAX_ARGS], self, new_target;
+  if (napi_get_cb_info(env, info, &argc, argv, &self, NULL) != napi_ok) return NULL;
+  if (napi_get_new_target(env, info, &new_target) != napi_ok || new_target == NULL) {
+    napi_throw_type_error(env, NULL, "UdpBatchSocket must be called with new");
+    return NULL;
+  }
+  udpb_open_options open_options;
+  uint32_t batch_size;
+  bool gso = true;
+  if (!read_arguments(env, argc, argv, &open_options, &batch_size) ||
+      !udpb_read_boolean_option(env, argc > 3 ? argv[3] : NULL, "gso", true, &gso))
+    return NULL;
+
+  udpb_open_result opened;
+  int error = udpb_open(&open_options, &opened);
+  if (error != 0) {
+    char message[200];
+    snprintf(message, sizeof message, "cannot open a UDP socket: %s: %s", opened.failed_call, strerror(error));
+    return afp_throw_errno(env, error, opened.failed_call, message);
+  }
+  udpb_socket *socket = calloc(1, sizeof *socket);
+  if (socket == NULL) {
+    close(opened.fd);
+    return afp_throw_errno(env, ENOMEM, "calloc", "out of memory opening a UDP socket");
+  }
+  socket->env = env;
+  socket->fd = opened.fd;
+  socket->family = open_options.family;
+  socket->gso = gso;
+  socket->gro = opened.gro;
+  snprintf(socket->label, sizeof socket->label, "an unbound UDP socket");
+  if (udpb_rx_init(&socket->rx, batch_size, MESSAGE_BYTES) != 0 || udpb_tx_init(&socket->tx, batch_size) != 0) {
+    udpb_socket_free_unstarted(socket);
+    return afp_throw_errno(env, ENOMEM, "malloc", "out of memory for the socket's buffers; lower batchSize");
+  }
+  if (start(env, socket, self, argv) == NULL) return NULL;
+  if (!udpb_set_property(env, self, "receiveBufferBytes", udpb_number(env, opened.receive_buffer_bytes)) ||
+      !udpb_set_property(env, self, "sendBufferBytes", udpb_number(env, opened.send_buffer_bytes)) ||
+      !udpb_set_property(env, self, "gro", udpb_boolean(env, opened.gro))) {
+    udpb_socket_begin_close(socket);
+    udpb_socket_release_js(socket);
+    return udpb_internal_failure(env, "setting the socket's properties");
+  }
+  return self;
+}
+
+udpb_socket *udpb_unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, bool open) {
+  napi_value self;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, argc, argv, &self, NULL) != napi_ok) return NULL;
+  if (napi_unwrap(env, self, &data) != napi_ok || data == NULL) {
+    napi_throw_type_error(env, NULL, "not a UdpBatchSocket");
+    return NULL;
+  }
+  udpb_socket *socket = data;
+  if (open && socket->closing) {
+    char message[128];
+    snprintf(message, sizeof message, "%s is closed", socket->label);
+    afp_throw_errno(env, EBADF, NULL, message);
+    return NULL;
+  }
+  return socket;
+}
+
+/* Cumulative counts: what was received and sent, and how (GRO, GSO). */
+static napi_value statistics(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  udpb_socket *socket = udpb_unwrap_this(env, info, &argc, NULL, false);
+  if (socket == NULL) return NULL;
+  const udpb_counts *c = &socket->counts;
+  napi_value result;
+  if (napi_create_object(env, &result) != napi_ok) return NULL;
+  udpb_set_property(env, result, "receivedMessages", udpb_number(env, (double)c->received_messages));
+  udpb_set_property(env, result, "receivedDatagrams", udpb_number(env, (double)c->received_datagrams));
+  udpb_set_property(env, result, "groMessages", udpb_number(env, (double)c->gro_messages));
+  udpb_set_property(env, result, "truncated", udpb_number(env, (double)c->truncated));
+  udpb_set_property(env, result, "kernelDrops", udpb_number(env, (double)c->kernel_drops));
+  udpb_set_property(env, result, "sentMessages", udpb_number(env, (double)c->sent_messages));
+  udpb_set_property(env, result, "sentDatagrams", udpb_number(env, (double)c->sent_datagrams));
+  udpb_set_property(env, result, "gsoMessages", udpb_number(env, (double)c->gso_messages));
+  udpb_set_property(env, result, "sendRefused", udpb_number(env, (double)c->send_refused));
+  udpb_set_property(env, result, "gso", udpb_boolean(env, socket->gso));
+  udpb_set_property(env, result, "gro", udpb_boolean(env, socket->gro));
+  return result;
+}
+
+static napi_value set_loop_ref(napi_env env, napi_callback_info info, bool keep_alive) {
+  size_t argc = 0;
+  udpb_socket *socket = udpb_unwrap_this(env, info, &argc, NULL, false);
+  if (socket == NULL) return NULL;
+  if (socket->poll_initialized && !socket->closing) {
+    if (keep_alive) uv_ref((uv_handle_t *)&socket->poll);
+    else uv_unref((uv_handle_t *)&socket->poll);
+  }
+  return NULL;
+}
+
+static napi_value ref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, true); }
+static napi_value unref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, false); }
+
+static napi_value close_socket(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  udpb_socket *socket = udpb_unwrap_this(env, info, &argc, NULL, false);
+  if (socket == NULL) return NULL;
+  udpb_socket_begin_close(socket);
+  udpb_socket_release_js(socket);
+  return NULL;
+}
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor methods[] = {
+      {"bind", NULL, udpb_bind, NULL, NULL, NULL, napi_default_method, NULL},
+      {"connect", NULL, udpb_connect, NULL, NULL, NULL, napi_default_method, NULL},
+      {"disconnect", NULL, udpb_disconnect, NULL, NULL, NULL, napi_default_method, NULL},
+      {"send", NULL, udpb_send, NULL, NULL, NULL, napi_default_method, NULL},
+      {"sendTo", NULL, udpb_send_to, NULL, NULL, NULL, napi_default_method, NULL},
+      {"statistics", NULL, statistics, NULL, NULL, NULL, napi_default_method, NULL},
+      {"ref", NULL, ref_loop, NULL, NULL, NULL, napi_default_method, NULL},
+      {"unref", NULL, unref_loop, NULL, NULL, NULL, napi_default_method, NULL},
+      {"close", NULL, close_socket, NULL, NULL, NULL, napi_default_method, NULL},
+  };
+  napi_value constructor;
+  if (napi_define_class(env, "UdpBatchSocket", NAPI_AUTO_LENGTH, construct, NULL, sizeof methods / sizeof methods[0],
+                        methods, &constructor) != napi_ok ||
+      napi_set_named_property(env, exports, "UdpBatchSocket", constructor) != napi_ok)
+    return NULL;
+  return exports;
+}
