@@ -13,6 +13,7 @@ import { convert, type ExpressionCompiler } from './compile-expression.js';
 import { Captures, ExpressionGenerator } from './generate-expression.js';
 import { readBits } from './bits.js';
 import { readerSource } from './header-codec.js';
+import { rerollStatements, type RerolledUnit } from './reroll.js';
 import { FLOW_EXIT, FLOW_NEXT, FLOW_RETURN } from './packet-context.js';
 import { copyValue, isWide, widthOf, type Value } from './values.js';
 
@@ -45,34 +46,42 @@ export class StatementGenerator {
   ) {}
 
   /**
-   * The statements as one function; a long list is split into functions of
-   * at most SPLIT_SIZE statements called in turn (V8 runs a function of
-   * thousands of lines far slower than a few small ones: it compiles them
-   * late and keeps huge frames).
+   * The statements as one function. Runs of like statements (a header
+   * stack's values one by one) become loops (reroll.ts); a list still long
+   * is split into functions of at most SPLIT_SIZE statements called in turn
+   * (V8 runs a function of thousands of lines far slower than a few small
+   * ones: it compiles them late and keeps huge frames).
    */
   generate(body: readonly IrStatement[]): Exec {
     if (body.length === 0) return () => FLOW_NEXT;
     const captures = new Captures();
     const gen = new ExpressionGenerator(this.env, this.exprs, captures);
-    const lines: string[] = [];
-    if (sizeOf(body) > SPLIT_SIZE && body.length > 1) {
-      const chunks: IrStatement[][] = [[]];
-      let size = 0;
-      for (const s of body) {
-        const n = sizeOf([s]);
-        if (size + n > SPLIT_SIZE && chunks[chunks.length - 1]!.length > 0) {
-          chunks.push([]);
-          size = 0;
-        }
-        chunks[chunks.length - 1]!.push(s);
-        size += n;
+    const texts = body.map((s) => {
+      const out: string[] = [];
+      this.statement(s, gen, out);
+      return out.join('\n');
+    });
+    const units = rerollStatements(
+      texts,
+      body.map((s) => sizeOf([s])),
+    );
+    const total = units.reduce((n, u) => n + u.size, 0);
+    if (total <= SPLIT_SIZE || units.length === 1) return functionOf(units, captures);
+    const chunks: RerolledUnit[][] = [[]];
+    let size = 0;
+    for (const unit of units) {
+      if (size + unit.size > SPLIT_SIZE && chunks[chunks.length - 1]!.length > 0) {
+        chunks.push([]);
+        size = 0;
       }
-      for (const chunk of chunks) this.call(this.generate(chunk), gen, lines);
-    } else for (const s of body) this.statement(s, gen, lines);
-    const source = `return function generated(ctx) {\nlet fl;\n${lines.join('\n')}\nreturn ${FLOW_NEXT};\n};`;
-    // The source is built from the IR only: numbers, property paths and `$[k]` captures, no program text
-    const make = new Function('$', source) as Factory;
-    return make(captures.list);
+      chunks[chunks.length - 1]!.push(unit);
+      size += unit.size;
+    }
+    const calls = chunks.map((chunk) => {
+      const ref = captures.add(functionOf(chunk, captures));
+      return { text: `fl = ${ref}(ctx);\nif (fl !== ${FLOW_NEXT}) return fl;`, size: 1 };
+    });
+    return functionOf(calls, captures);
   }
 
   /** A call of a function returning a Flow, passing on anything but FLOW_NEXT. */
@@ -82,8 +91,16 @@ export class StatementGenerator {
 
   /** A nested statement list: inline when short, else its own function. */
   private nested(list: readonly IrStatement[], gen: ExpressionGenerator, out: string[]): void {
-    if (sizeOf(list) > SPLIT_SIZE) this.call(this.generate(list), gen, out);
-    else for (const x of list) this.statement(x, gen, out);
+    if (sizeOf(list) > SPLIT_SIZE) {
+      this.call(this.generate(list), gen, out);
+      return;
+    }
+    const texts = list.map((x) => {
+      const lines: string[] = [];
+      this.statement(x, gen, lines);
+      return lines.join('\n');
+    });
+    for (const unit of rerollStatements(texts, list.map((x) => sizeOf([x])))) out.push(unit.text);
   }
 
   private statement(s: IrStatement, gen: ExpressionGenerator, out: string[]): void {
@@ -186,6 +203,14 @@ export class StatementGenerator {
     out.push(`${target} = ${value};`);
     return true;
   }
+}
+
+/** One generated function over the units' texts; the captures are shared with the functions it calls. */
+function functionOf(units: readonly RerolledUnit[], captures: Captures): Exec {
+  const source = `return function generated(ctx) {\nlet fl;\n${units.map((u) => u.text).join('\n')}\nreturn ${FLOW_NEXT};\n};`;
+  // The source is built from the IR only: numbers, property paths and `$[k]` captures, no program text
+  const make = new Function('$', source) as Factory;
+  return make(captures.list);
 }
 
 function literalOf(v: Value, gen: ExpressionGenerator): string {
