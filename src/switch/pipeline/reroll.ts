@@ -32,13 +32,13 @@ const LOOP_VARIABLE = '$k';
 const INTEGER = /(?<![\w$.])\d+(?![\w$.])/g;
 
 interface Tokenized {
-  /** The text with every integer literal cut out: literals sit between consecutive parts. */
-  readonly skeleton: string;
+  /** The text with every integer literal cut out, as a number: equal texts but for literals get equal ids. */
+  readonly skeleton: number;
   readonly numbers: readonly number[];
   readonly rerollable: boolean;
 }
 
-function tokenize(text: string): Tokenized {
+function tokenize(text: string, skeletons: Map<string, number>): Tokenized {
   const numbers: number[] = [];
   const parts: string[] = [];
   let last = 0;
@@ -51,7 +51,13 @@ function tokenize(text: string): Tokenized {
     last = m.index + m[0].length;
   }
   parts.push(text.slice(last));
-  return { skeleton: parts.join('\u0000'), numbers, rerollable: safeInLoop(text) };
+  const key = parts.join('\u0000');
+  let skeleton = skeletons.get(key);
+  if (skeleton === undefined) {
+    skeleton = skeletons.size;
+    skeletons.set(key, skeleton);
+  }
+  return { skeleton, numbers, rerollable: safeInLoop(text) };
 }
 
 /** No `break`/`continue` (they would bind to the loop), no declaration at the top level, no clash with the loop variable. */
@@ -75,25 +81,29 @@ interface Run {
 
 /** The longest run of groups of `period` statements from `start` whose literals move by fixed steps. */
 function runAt(tokens: readonly Tokenized[], start: number, period: number): Run | undefined {
-  const group = (g: number): Tokenized[] | undefined => {
-    const from = start + g * period;
-    return from + period <= tokens.length ? tokens.slice(from, from + period) : undefined;
-  };
-  const first = group(0);
-  if (!first || !first.every((t) => t.rerollable)) return undefined;
-  const skeleton = first.map((t) => t.skeleton).join('\u0001');
-  const base = first.flatMap((t) => [...t.numbers]);
-  let steps: number[] | undefined;
-  let repeats = 1;
-  for (let g = 1; ; g++) {
-    const next = group(g);
-    if (!next || !next.every((t) => t.rerollable) || next.map((t) => t.skeleton).join('\u0001') !== skeleton) break;
-    const numbers = next.flatMap((t) => [...t.numbers]);
-    if (!steps) steps = numbers.map((n, i) => n - base[i]!);
-    else if (numbers.some((n, i) => n !== base[i]! + g * steps![i]!)) break;
-    repeats++;
+  if (start + 2 * period > tokens.length) return undefined;
+  for (let s = 0; s < period; s++) if (!tokens[start + s]!.rerollable) return undefined;
+  // Statement s of group g is like statement s of group 0, its literals moved by g steps.
+  const steps: number[] = [];
+  for (let s = 0; s < period; s++) {
+    const a = tokens[start + s]!;
+    const b = tokens[start + period + s]!;
+    if (b.skeleton !== a.skeleton || !b.rerollable) return undefined;
+    for (let i = 0; i < a.numbers.length; i++) steps.push(b.numbers[i]! - a.numbers[i]!);
   }
-  return steps && repeats >= MIN_REPEATS ? { period, repeats, steps } : undefined;
+  let repeats = 2;
+  for (; start + (repeats + 1) * period <= tokens.length; repeats++) {
+    let k = 0;
+    let like = true;
+    for (let s = 0; s < period && like; s++) {
+      const a = tokens[start + s]!;
+      const b = tokens[start + repeats * period + s]!;
+      like = b.skeleton === a.skeleton && b.rerollable;
+      for (let i = 0; like && i < a.numbers.length; i++) like = b.numbers[i] === a.numbers[i]! + repeats * steps[k++]!;
+    }
+    if (!like) break;
+  }
+  return repeats >= MIN_REPEATS ? { period, repeats, steps } : undefined;
 }
 
 function loopText(texts: readonly string[], start: number, run: Run): string {
@@ -124,7 +134,8 @@ function parses(loop: string): boolean {
  * statement i counts for splitting (nested statements included).
  */
 export function rerollStatements(texts: readonly string[], sizes: readonly number[]): RerolledUnit[] {
-  const tokens = texts.map(tokenize);
+  const skeletons = new Map<string, number>();
+  const tokens = texts.map((t) => tokenize(t, skeletons));
   const units: RerolledUnit[] = [];
   for (let i = 0; i < texts.length; ) {
     let best: Run | undefined;
