@@ -15,7 +15,7 @@ export interface PortFactoryOptions extends PortSpecOptions {
   /** Where `PORT@mem:NAME` ports attach; without one, such ports are refused. */
   readonly memoryHub?: MemoryHub;
   /** Socket tuning for every UDP wire. */
-  readonly udp?: Pick<UdpWireOptions, 'sendQueueLimit' | 'recvBufferSize' | 'sendBufferSize'>;
+  readonly udp?: Pick<UdpWireOptions, 'sendQueueLimit' | 'recvBufferSize' | 'sendBufferSize' | 'udpIo'>;
   /** Socket tuning for every AF_PACKET port (`PORT@IFACE`). */
   readonly afPacket?: Omit<AfPacketPortOptions, 'number' | 'iface' | 'addon'>;
 }

@@ -4,33 +4,26 @@
  * other source are dropped and counted; sends beyond a bounded queue are
  * dropped and counted rather than buffered without limit.
  *
- * The send path is the switch's hottest code after the pipeline, so it pays
- * only for what dgram forces (a SendWrap and a one-element list per send):
- * - the socket is connect()ed to the peer, so a send neither resolves the
- *   address (a dns.lookup and a tick per datagram for an unconnected send)
- *   nor names it; the kernel also filters strangers out before we see them;
- * - sends take no completion callback (each would cost another tick): the
- *   port never rewrites a frame it sent (the Port contract), so it needs no
- *   completion to reuse buffers, and the bound is libuv's own queue of sends
- *   the kernel could not take at once (`getSendQueueCount`), which is what a
- *   "send queue" really is. A frame counts in `framesOut` once the socket took
- *   it; a failure the kernel reports later arrives as a socket error and is
- *   counted in `sendErrors` (and `drops`).
- * While the socket (re)connects (at open, and after `setPeer`), frames wait
- * in a queue bounded like the send queue and go out in order once it is
- * connected: dgram cannot send to an address on a socket being connected.
- *
- * Only a wire bound to a port given explicitly is connected: Linux gives a
- * socket bound to port 0 a new port when it is disconnected, and a wire must
- * keep its port across `setPeer`. Ephemeral wires (tests) send unconnected.
+ * The socket underneath is our batched UDP addon (recvmmsg/sendmmsg with
+ * GRO/GSO: batched-wire-transport.ts) when it loads, else Node's dgram
+ * (dgram-wire-transport.ts); `udpIo` picks one, so that both can be measured
+ * side by side. Both connect a wire bound to a given port to its peer and
+ * keep that port across `setPeer`; ephemeral wires (port 0, tests) send
+ * unconnected.
  */
-import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { moduleLogger } from '../../log/logger.js';
+import type { NativeUdpBatchModule } from '../../net/udp-batch/native-udp-batch.js';
+import { tryLoadUdpBatchAddon } from '../../net/udp-batch/load-udp-batch-addon.js';
+import { BatchedWireTransport } from './batched-wire-transport.js';
+import { DgramWireTransport } from './dgram-wire-transport.js';
 import { parseUdpPort } from './ip-address.js';
 import { BasePort } from './port.js';
 import { PORT_ERROR_CODES, PortError } from './port-error.js';
 import { checkPortNumber } from './port-number.js';
 import { checkUdpEndpoints } from './port-spec.js';
+import type { UdpWireIo, UdpWireSink, UdpWireSocketOptions, UdpWireTransport } from './udp-wire-io.js';
+
+export type { UdpWireIo } from './udp-wire-io.js';
 
 export interface UdpWireOptions {
   /** The switch port number, 0..510. */
@@ -42,12 +35,23 @@ export interface UdpWireOptions {
   readonly peerPort: number;
   /** Accept non-loopback addresses (off by default). */
   readonly allowNonLoopback?: boolean;
-  /** Sends queued in user space (the kernel's buffer full) before further sends are dropped (default 1024). */
+  /**
+   * Frames held in user space before further sends are dropped (dgram: the
+   * kernel's buffer full) or flushed at once (batched) (default 1024).
+   */
   readonly sendQueueLimit?: number;
   /** SO_RCVBUF in bytes (default 4 MiB; the kernel caps it at net.core.rmem_max). */
   readonly recvBufferSize?: number;
   /** SO_SNDBUF in bytes (default 4 MiB; capped at net.core.wmem_max). */
   readonly sendBufferSize?: number;
+  /**
+   * The socket: `batched` (our addon) or `dgram` (Node's). Default: batched
+   * when the addon loads here, else dgram; asking for batched where it does
+   * not load throws its UdpBatchError.
+   */
+  readonly udpIo?: UdpWireIo;
+  /** The batched addon to use instead of the package's own (tests). */
+  readonly udpBatchAddon?: NativeUdpBatchModule;
 }
 
 /** Counters a UDP wire keeps beyond the common ones. */
@@ -62,47 +66,48 @@ const DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
 /** Socket errors logged per port before the log goes quiet (a closed peer port reports one per frame). */
 const LOGGED_SOCKET_ERRORS = 10;
 const log = moduleLogger('switch.ports.udp');
+let loggedChoice: string | undefined;
 
-export class UdpWirePort extends BasePort implements UdpWireCounters {
+/** Which socket to use, and why; throws UdpBatchError when batched is asked for and cannot be had. */
+function chooseIo(options: UdpWireOptions): { io: UdpWireIo; why: string; addon?: NativeUdpBatchModule } {
+  if (options.udpIo === 'dgram') return { io: 'dgram', why: 'asked for (udp-io dgram)' };
+  if (options.udpBatchAddon) return { io: 'batched', why: 'asked for', addon: options.udpBatchAddon };
+  const loaded = tryLoadUdpBatchAddon();
+  if ('addon' in loaded) return { io: 'batched', why: options.udpIo === 'batched' ? 'asked for (udp-io batched)' : 'the udp_batch addon loads', addon: loaded.addon };
+  if (options.udpIo === 'batched') throw loaded.error;
+  return { io: 'dgram', why: `the udp_batch addon cannot be used: ${loaded.error.message}` };
+}
+
+function logChoice(io: UdpWireIo, why: string): void {
+  const key = `${io}:${why}`;
+  if (loggedChoice === key) return;
+  loggedChoice = key;
+  const what = io === 'batched' ? 'batched I/O (recvmmsg/sendmmsg with UDP GRO/GSO)' : "Node's dgram (one syscall per datagram)";
+  log.info({ udpIo: io, why }, `UDP wires use ${what}: ${why}`);
+}
+
+export class UdpWirePort extends BasePort implements UdpWireCounters, UdpWireSink {
   foreign = 0;
   sendErrors = 0;
-  private readonly sendQueueLimit: number;
   private peerAddress: string;
   private peerPort: number;
   private readonly allowNonLoopback: boolean;
-  /** True while the socket is connected to the current peer: sends then name no address. */
-  private connected = false;
-  /** A connect() is under way (dgram refuses another until it completes). */
-  private connecting = false;
-  /** The peer changed while connecting: connect again once that completes. */
-  private reconnect = false;
-  /** The local port was given (not 0): connecting cannot lose it. */
-  private readonly connectable: boolean;
-  /** Frames sent while connecting, in order. */
-  private waiting: Buffer[] = [];
-  // Bound once so that the hot path passes the same function to every event.
-  private readonly onMessage = (msg: Buffer, rinfo: RemoteInfo): void => this.message(msg, rinfo);
 
   private constructor(
     number: number,
-    private readonly socket: Socket,
+    private readonly transport: UdpWireTransport,
     readonly localAddress: string,
-    readonly localPort: number,
     options: UdpWireOptions,
     peer: { address: string; port: number },
   ) {
-    super(number, `udp-${localAddress}-${localPort}`, 'udp');
+    super(number, `udp-${localAddress}-${transport.localPort}`, 'udp');
     this.peerAddress = peer.address;
     this.peerPort = peer.port;
     this.allowNonLoopback = options.allowNonLoopback ?? false;
-    this.sendQueueLimit = options.sendQueueLimit ?? 1024;
-    this.connectable = options.localPort !== 0;
-    socket.on('message', this.onMessage);
-    socket.on('error', (err) => this.socketError(err));
-    this.connect();
+    transport.attach(this);
   }
 
-  /** Binds the local socket. Throws PortError for bad addresses or when the bind fails. */
+  /** Binds the local socket. Throws PortError for bad addresses or when the bind fails; UdpBatchError when `udpIo: 'batched'` cannot be had. */
   static async open(options: UdpWireOptions): Promise<UdpWirePort> {
     const what = `port ${options.number} (UDP wire)`;
     checkPortNumber(options.number, what);
@@ -111,26 +116,35 @@ export class UdpWirePort extends BasePort implements UdpWireCounters {
     const peerPort = parseUdpPort(options.peerPort, `${what} peer port`, false);
     const limit = options.sendQueueLimit ?? 1024;
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sendQueueLimit must be a positive integer, not ${limit}`);
-    const socket = createSocket({
-      type: ends.family === 4 ? 'udp4' : 'udp6',
+    const choice = chooseIo(options);
+    const socketOptions: UdpWireSocketOptions = {
+      family: ends.family,
+      localAddress: ends.localAddress,
+      localPort,
+      sendQueueLimit: limit,
       recvBufferSize: options.recvBufferSize ?? DEFAULT_BUFFER_BYTES,
       sendBufferSize: options.sendBufferSize ?? DEFAULT_BUFFER_BYTES,
-    });
+    };
+    let transport: UdpWireTransport;
     try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('error', reject);
-        socket.bind({ address: ends.localAddress, port: localPort, exclusive: true }, () => {
-          socket.off('error', reject);
-          resolve();
-        });
-      });
+      transport = choice.io === 'batched' ? BatchedWireTransport.open(socketOptions, choice.addon) : await DgramWireTransport.open(socketOptions);
     } catch (err) {
-      socket.close();
+      if (typeof (err as NodeJS.ErrnoException).code !== 'string' || !/^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!)) throw err;
       const reason = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the address is in use; choose another LOCALPORT' : String((err as Error).message);
       throw new PortError(PORT_ERROR_CODES.bindFailed, `${what}: cannot bind UDP ${ends.localAddress}:${localPort}: ${reason}`, { cause: err });
     }
-    const bound = socket.address();
-    return new UdpWirePort(options.number, socket, ends.localAddress, bound.port, options, { address: ends.peerAddress, port: peerPort });
+    logChoice(choice.io, choice.why);
+    return new UdpWirePort(options.number, transport, ends.localAddress, options, { address: ends.peerAddress, port: peerPort });
+  }
+
+  /** The bound port (the system's choice for an ephemeral wire). */
+  get localPort(): number {
+    return this.transport.localPort;
+  }
+
+  /** Which socket this wire runs on. */
+  get udpIo(): UdpWireIo {
+    return this.transport.io;
   }
 
   /** Where frames go, and the only source frames are accepted from. */
@@ -140,7 +154,7 @@ export class UdpWirePort extends BasePort implements UdpWireCounters {
 
   /** True once the socket is connected to the current peer (sends no longer name it; the kernel filters strangers); never for an ephemeral port. */
   get connectedToPeer(): boolean {
-    return this.connected;
+    return this.transport.connected;
   }
 
   /**
@@ -152,82 +166,37 @@ export class UdpWirePort extends BasePort implements UdpWireCounters {
     const ends = checkUdpEndpoints(what, this.localAddress, address, { allowNonLoopback: this.allowNonLoopback });
     this.peerPort = parseUdpPort(port, `${what} peer port`, false);
     this.peerAddress = ends.peerAddress;
-    this.connect();
+    this.transport.repoint();
   }
 
   send(frame: Buffer): boolean {
-    if (this.closed || this.socket.getSendQueueCount() >= this.sendQueueLimit) {
+    if (this.closed) {
       this.counters.drops++;
       return false;
     }
-    if (this.connected) this.socket.send(frame);
-    else if (!this.connecting) this.socket.send(frame, this.peerPort, this.peerAddress);
-    else if (this.waiting.length < this.sendQueueLimit) {
-      this.waiting.push(frame);
-      return true;
-    } else {
-      this.counters.drops++;
-      return false;
-    }
-    this.counters.framesOut++;
-    this.counters.bytesOut += frame.length;
-    return true;
+    return this.transport.send(frame);
   }
 
-  /** (Re)connects the socket to the current peer; frames sent meanwhile wait for it. */
-  private connect(): void {
-    if (this.closed || !this.connectable) return;
-    if (this.connecting) {
-      this.reconnect = true;
-      return;
-    }
-    if (this.connected) {
-      this.connected = false;
-      this.socket.disconnect();
-    }
-    this.connecting = true;
-    this.socket.connect(this.peerPort, this.peerAddress, (err?: Error) => {
-      this.connecting = false;
-      if (this.closed) return;
-      if (!err) this.connected = true;
-      if (this.reconnect) {
-        this.reconnect = false;
-        return this.connect();
-      }
-      if (err) log.warn({ err, port: this.number }, 'UDP wire: cannot connect the socket to its peer; sending unconnected');
-      const waiting = this.waiting;
-      this.waiting = [];
-      for (const frame of waiting) this.send(frame);
-    });
-  }
-
-  private socketError(err: Error): void {
-    // On a connected socket, the kernel reports a refused send (the peer's
-    // port closed: ICMP port unreachable) on a later call, as an error event.
-    this.sendErrors++;
-    this.counters.drops++;
-    if (this.sendErrors <= LOGGED_SOCKET_ERRORS) log.warn({ err, port: this.number, sendErrors: this.sendErrors }, 'UDP wire socket error');
-  }
-
-  private message(msg: Buffer, rinfo: RemoteInfo): void {
+  /** @internal the transport's: a datagram arrived. */
+  deliver(datagram: Buffer, address: string, port: number): void {
     // A wire is point to point: anything not from the peer is a stranger's
     // (the connected socket filters most of them; this catches the rest).
-    if (rinfo.port !== this.peerPort || rinfo.address !== this.peerAddress) {
+    if (port !== this.peerPort || address !== this.peerAddress) {
       this.foreign++;
       this.counters.drops++;
       return;
     }
-    this.receive(msg);
+    this.receive(datagram);
+  }
+
+  /** @internal the transport's: frames refused by the socket. */
+  sendFailed(frames: number, err: Error): void {
+    this.sendErrors += frames;
+    this.counters.drops += frames;
+    if (this.sendErrors - frames < LOGGED_SOCKET_ERRORS) log.warn({ err, port: this.number, sendErrors: this.sendErrors }, 'UDP wire socket error');
   }
 
   protected release(): Promise<void> {
-    this.socket.off('message', this.onMessage);
-    return new Promise((resolve) => {
-      try {
-        this.socket.close(() => resolve());
-      } catch {
-        resolve(); // already closed
-      }
-    });
+    return this.transport.close();
   }
 }
