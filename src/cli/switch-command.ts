@@ -12,6 +12,7 @@ import { rootLogger } from '../log/logger.js';
 import { formatPortRate } from '../switch/queues/port-rate.js';
 import { QueueError } from '../switch/queues/queue-error.js';
 import { parsePortRateArg, parseQueueDepthArg, type QueueSetting } from '../switch/queues/queue-setting.js';
+import { UDP_WIRE_IO_CHOICES, type UdpWireIo } from '../switch/ports/udp-wire-io.js';
 
 const USAGE = `usage: p4ina switch [options] (--no-p4 | CONFIG) [-- target-options]
 
@@ -22,6 +23,9 @@ options:
   --device-id N                 P4Runtime device id (default 0)
   -i, --interface PORT@SPEC     attach a port: PORT@IFACE (AF_PACKET, needs root) or
                                 PORT@udp:LOCALADDR:LOCALPORT:PEERADDR:PEERPORT (a UDP wire)
+  --udp-io batched|dgram        the sockets of UDP wires: batched (our udp_batch addon: recvmmsg/
+                                sendmmsg with UDP GRO/GSO) or dgram (Node's, one syscall per
+                                datagram). Default: batched where the addon loads, else dgram
   --pcap DIR                    record every port's frames in and out to DIR/*.pcap
   --p4info FILE                 the P4Info of CONFIG (default: NAME.p4info.txtpb/.json/.bin
                                 beside NAME.ir.json, as p4ina compile writes them)
@@ -80,6 +84,7 @@ export interface SwitchOptions {
   tls: { certFile: string; keyFile: string; caFile: string | undefined; clientAuth: boolean } | undefined;
   /** --pipeline-memory-budget, in bytes. */
   pipelineMemoryBudget: number | undefined;
+  udpIo: UdpWireIo | undefined;
   maxArrayCells: number | undefined;
   maxReadEntities: number | undefined;
   maxReadsInFlight: number | undefined;
@@ -165,6 +170,7 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
     cpuPort: undefined,
     tls: undefined,
     pipelineMemoryBudget: undefined,
+    udpIo: undefined,
     maxArrayCells: undefined,
     maxReadEntities: undefined,
     maxReadsInFlight: undefined,
@@ -213,6 +219,12 @@ export function parseSwitchArgs(argv: readonly string[]): SwitchOptions {
       case '--thrift-port':
         options.thriftPort = Number(integer(flag, value(), 65535n));
         return true;
+      case '--udp-io': {
+        const io = value();
+        if (!(UDP_WIRE_IO_CHOICES as readonly string[]).includes(io)) throw new UsageError(`${flag} takes ${UDP_WIRE_IO_CHOICES.join(' or ')}, not "${io}"`);
+        options.udpIo = io as UdpWireIo;
+        return true;
+      }
       case '--pipeline-memory-budget':
         options.pipelineMemoryBudget = byteSize(flag, value());
         return true;
@@ -375,6 +387,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(options.maxReadsInFlight !== undefined ? { maxReadsInFlight: options.maxReadsInFlight } : {}),
       },
       queues: options.queues,
+      ...(options.udpIo !== undefined ? { udpIo: options.udpIo } : {}),
     });
   } catch (err) {
     if (!P4inaError.is(err)) throw err;

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { ATP_MAX_WINDOW, maxElementsPerPacket } from '../controller/index.js';
 import { DEMO_ALGORITHMS, type DemoAlgorithm } from '../report/demo-results.js';
 import { ATP_MAX_FAN_IN, MAX_POOL_SLOTS, SWITCHML_DEFAULT_ELEMENTS, SWITCHML_MAX_WORKERS } from '../wire/index.js';
+import { UDP_WIRE_IO_CHOICES, type UdpWireIo } from '../switch/ports/udp-wire-io.js';
 import { DEMO_ERROR_CODES, DemoError } from './demo-error.js';
 import type { Sparsity } from '../agent/baseline/sparse-tensor.js';
 import { parseSparsity, SPARSITY_OPTIONS } from '../agent/baseline/sparsity-args.js';
@@ -36,6 +37,8 @@ export interface DemoOptions {
   readonly sparsity?: Sparsity;
   /** Hierarchical AllReduce's rack of each rank (worker h(r+1)); undefined: pairs of hosts (see demoRacks). */
   readonly racks?: readonly string[];
+  /** The switch's UDP-wire sockets (`p4ina switch --udp-io`); undefined: the switch's default. */
+  readonly udpIo?: UdpWireIo;
 }
 
 /** The most values switchml.p4 compiles with and a job spec takes: a 1500-byte MTU's worth. */
@@ -89,6 +92,8 @@ options:
                      the workers use E; ${SWITCHML_MAX_ELEMENTS} is the most a 1500-byte MTU takes
   --racks LIST       with hierarchical: every worker's rack, in rank order, e.g. 0,0,0,1,1
                      (default pairs: h1 h2 | h3 h4 | …); each rack's first worker is its leader
+  --udp-io IO        the switch's UDP-wire sockets: ${UDP_WIRE_IO_CHOICES.join(' or ')} (p4ina switch --udp-io;
+                     default: batched where the udp_batch addon loads)
   --timeout SEC      longest wait for one algorithm's run (default ${DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000})
   --keep-going       run the remaining algorithms when one failed, and report them all
   --json             print one JSON document instead of the table
@@ -107,6 +112,7 @@ const OPTIONS = {
   elements: { type: 'string' },
   timeout: { type: 'string' },
   racks: { type: 'string' },
+  'udp-io': { type: 'string' },
   ...SPARSITY_OPTIONS,
   'keep-going': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -201,6 +207,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
   if (text('elements') !== undefined && !algorithms.includes('switchml')) throw bad('--elements applies to switchml only; add switchml to --algorithm or leave --elements out');
   const switchMlElements = integer(text('elements'), 'elements', 1, SWITCHML_MAX_ELEMENTS, DEFAULT_DEMO_OPTIONS.switchMlElements);
   const sparsity = parseSparsity(values, bad);
+  const udpIo = text('udp-io');
+  if (udpIo !== undefined && !(UDP_WIRE_IO_CHOICES as readonly string[]).includes(udpIo)) throw bad(`--udp-io takes ${UDP_WIRE_IO_CHOICES.join(' or ')}, not "${udpIo}"`);
   return {
     algorithms,
     workers,
@@ -214,5 +222,6 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions | undefined 
     keepGoing: values['keep-going'] === true,
     ...(rackList ? { racks: rackList } : {}),
     ...(sparsity ? { sparsity } : {}),
+    ...(udpIo !== undefined ? { udpIo: udpIo as UdpWireIo } : {}),
   };
 }

@@ -51,7 +51,8 @@ export async function startProgrammedSwitch<T>(ctx: DemoRunContext, request: Swi
     interrupted(signal);
     const wires = await planWires(request.hosts, ctx);
     ctx.progress.update(`starting the switch (${request.hosts.length} UDP-wire ports)`);
-    const sw = await startSwitchProcess(ctx.group, ctx.cliEntry, { interfaces: switchInterfaceArgs(request.hosts, wires), config: program.config, startTimeoutMs: SWITCH_START_TIMEOUT_MS, signal });
+    const flags = ctx.options.udpIo !== undefined ? ['--udp-io', ctx.options.udpIo] : [];
+    const sw = await startSwitchProcess(ctx.group, ctx.cliEntry, { interfaces: switchInterfaceArgs(request.hosts, wires), config: program.config, startTimeoutMs: SWITCH_START_TIMEOUT_MS, signal, flags });
     interrupted(signal);
     ctx.progress.update(`programming the switch at ${sw.grpcAddress} over P4Runtime`);
     let installed: T;

@@ -19,12 +19,19 @@ const LISTENING = /listening on (127\.0\.0\.1:\d{1,5})\b/;
 export async function startSwitchProcess(
   group: ChildGroup,
   cliEntry: string,
-  args: { readonly interfaces: readonly string[]; readonly config: string; readonly startTimeoutMs: number; readonly signal?: AbortSignal },
+  args: {
+    readonly interfaces: readonly string[];
+    readonly config: string;
+    readonly startTimeoutMs: number;
+    readonly signal?: AbortSignal;
+    /** More `p4ina switch` options (e.g. --udp-io dgram). */
+    readonly flags?: readonly string[];
+  },
 ): Promise<SwitchProcess> {
   const { child, address } = await startAnnouncedChild(group, {
     name: 'switch',
     command: process.execPath,
-    args: [cliEntry, 'switch', ...args.interfaces, args.config, '--', '--grpc-server-addr', '127.0.0.1:0'],
+    args: [cliEntry, 'switch', ...args.interfaces, ...(args.flags ?? []), args.config, '--', '--grpc-server-addr', '127.0.0.1:0'],
     announcement: LISTENING,
     startTimeoutMs: args.startTimeoutMs,
     signal: args.signal,

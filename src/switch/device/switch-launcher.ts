@@ -10,6 +10,7 @@ import { readP4InfoFile } from '../../p4info/p4info-files.js';
 import type * as p4i from '../../proto/p4i.js';
 import { PcapRecorder } from '../ports/pcap-recorder.js';
 import { PortSet } from '../ports/port-set.js';
+import type { UdpWireIo } from '../ports/udp-wire-io.js';
 import { checkQueueSettings, type QueueSetting } from '../queues/queue-setting.js';
 import type { ServerLimits, StartOptions } from '../runtime/server.js';
 import type { PipelineLimits } from '../state/pipeline-config.js';
@@ -33,6 +34,8 @@ export interface LaunchOptions {
   readonly serverLimits?: Partial<ServerLimits>;
   /** Egress queues (`--port-rate`, `--queue-depth`): rates and capacities for every port or one. */
   readonly queues?: readonly QueueSetting[];
+  /** The sockets of UDP wires (`--udp-io`); default: batched where the addon loads. */
+  readonly udpIo?: UdpWireIo;
 }
 
 export interface LaunchedSwitch {
@@ -69,7 +72,7 @@ export function readProgram(configFile: string, p4infoFile: string | undefined):
 export async function launchSwitch(options: LaunchOptions): Promise<LaunchedSwitch> {
   const program = options.configFile ? readProgram(options.configFile, options.p4infoFile) : undefined;
   if (options.queues) checkQueueSettings(options.queues);
-  const ports = await PortSet.open(options.ports);
+  const ports = await PortSet.open(options.ports, options.udpIo !== undefined ? { udp: { udpIo: options.udpIo } } : {});
   let recorder: PcapRecorder | undefined;
   try {
     if (options.pcapDir !== undefined) {
