@@ -138,17 +138,36 @@ async function udpComparison(program: Program, count: number, progress: (line: s
     const relay = await spawnServer(['--input-type=module', '-e', RELAY, String(relayIn), String(relayOut), String(sinkPort)], /127\.0\.0\.1:(\d+)/);
     servers.push(relay);
     const r = await blast(source, relayIn, sink, frames, count);
-    progress(`UDP: p4ina switch (router), ${count} frames`);
-    const [p1, p2] = [await freePort(), await freePort()];
-    const sw = await spawnServer(
-      [here('../src/cli/main.js'), 'switch', '-i', `1@udp:127.0.0.1:${p1}:127.0.0.1:${sourcePort}`, '-i', `2@udp:127.0.0.1:${p2}:127.0.0.1:${sinkPort}`, '--no-p4', '--', '--grpc-server-addr', '127.0.0.1:0'],
-      /127\.0\.0\.1:(\d+)/,
-    );
-    servers.push(sw);
-    await programRouter(sw.port, program);
-    const s = await blast(source, p1, sink, frames, count);
     rows.push(['plain Node UDP relay', count, r.received, r.rate, '100%']);
-    rows.push(['p4ina switch, router, UDP wires', count, s.received, s.rate, r.rate > 0 ? `${Math.round((100 * s.rate) / r.rate)}%` : '-']);
+    // The switch's UDP wires on each socket (--udp-io), one switch at a time.
+    for (const udpIo of ['batched', 'dgram'] as const) {
+      progress(`UDP: p4ina switch (router) --udp-io ${udpIo}, ${count} frames`);
+      const [p1, p2] = [await freePort(), await freePort()];
+      const sw = await spawnServer(
+        [
+          here('../src/cli/main.js'),
+          'switch',
+          '-i',
+          `1@udp:127.0.0.1:${p1}:127.0.0.1:${sourcePort}`,
+          '-i',
+          `2@udp:127.0.0.1:${p2}:127.0.0.1:${sinkPort}`,
+          '--udp-io',
+          udpIo,
+          '--no-p4',
+          '--',
+          '--grpc-server-addr',
+          '127.0.0.1:0',
+        ],
+        /127\.0\.0\.1:(\d+)/,
+      );
+      try {
+        await programRouter(sw.port, program);
+        const s = await blast(source, p1, sink, frames, count);
+        rows.push([`p4ina switch, router, UDP wires (--udp-io ${udpIo})`, count, s.received, s.rate, r.rate > 0 ? `${Math.round((100 * s.rate) / r.rate)}%` : '-']);
+      } finally {
+        await sw.stop();
+      }
+    }
     return rows;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -288,7 +307,7 @@ export const pipelineBench: Benchmark = {
       notes: [
         'In process: packets per second of CPU time (process.cpuUsage), so other load on the machine does not count; frames injected into a SwitchDevice port whose output ports only count; one frame per route/slot, cycled; every frame must come out (checked). The hand-written JS does the same parse, checks, lookup, rewrite and checksum and copies the frame (the floor of what JS can do per packet).',
         'switchml.p4: p4/switchml.p4 (64 values per packet) with one job of 4 workers installed through DeviceState.write (switch address, jobs, workers, result_rewrite, multicast group 5 with worker_id as the instance); the 4 workers\' UPDATEs for 256 slots in turn, the epoch bumped on every pass, so every packet adds into a slot copy and every 4th completes it and leaves as a RESULT multicast to the 4 workers, rewritten per replica in egress (checked: as many frames out as in). No hand-written counterpart.',
-        'UDP wires: this process sends a blast in bursts of 32 to the forwarder and counts what comes back; rate = arrivals / (last − first arrival). The relay is a separate Node process receiving on one socket and sending from another; the switch is `p4ina switch` with two UDP-wire ports, programmed over P4Runtime with the same 1,000 routes. Share column = switch rate / relay rate.',
+        'UDP wires: this process sends a blast in bursts of 32 to the forwarder and counts what comes back; rate = arrivals / (last − first arrival). The relay is a separate Node process receiving on one socket and sending from another; the switch is `p4ina switch` with two UDP-wire ports, programmed over P4Runtime with the same 1,000 routes, once with `--udp-io batched` (the udp_batch addon: recvmmsg/sendmmsg with UDP GRO/GSO) and once with `--udp-io dgram` (Node\'s dgram). Share column = switch rate / relay rate.',
         ...memoryRows.map((r) => (r[2] === '-' ? `Memory: ${String(r[0])}: ${String(r[1])} MiB.` : `Memory: ${String(r[0])}: +${String(r[1])} MiB rss (~${String(r[2])} bytes/entry).`)),
         'Memory is rss growth in this process (after a GC when run with --expose-gc), entries inserted with DeviceState.write in batches of 10,000.',
       ],
