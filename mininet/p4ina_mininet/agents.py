@@ -34,7 +34,15 @@ def switchml_argv(node, cli, host, rank, workers, aggregator_ip, options):
             '--local', '%s:%d' % (host.ip, SWITCHML_UDP_BASE + rank),
             '--switch', '%s:%d' % (aggregator_ip, SWITCHML_SWITCH_PORT),
             '--job', str(options.job_id), '--worker', str(rank), '--workers', str(workers),
-            '--pool', str(options.pool), '--timing', 'mininet'] + tensor_args(options)
+            '--pool', str(options.pool), '--elements', str(options.switchml_elements), '--timing', 'mininet'] + tensor_args(options)
+
+
+def switchml_job_spec(options, hosts):
+    """The SwitchML job for `p4ina controller apply`: rank r on SWITCHML_UDP_BASE + r of its host, switchml.p4's values
+    per packet (the controller refuses the job if the switches' P4Info says otherwise)."""
+    return {'id': options.job_id, 'name': 'testbed', 'algorithm': 'switchml', 'pool_size': options.pool,
+            'elements_per_packet': options.switchml_elements,
+            'workers': [{'rank': rank, 'host': h.name, 'udp_port': SWITCHML_UDP_BASE + rank} for rank, h in enumerate(hosts)]}
 
 
 def ring_argv(node, cli, hosts, rank, options):

@@ -16,6 +16,10 @@ OMNIREDUCE_HOST_MAX_BLOCK = 365
 OMNIREDUCE_SWITCH_MAX_BLOCK = 128
 # ATP's UDP block is 0xBF00..0xBF0F: each PS listens on the first port, job j's workers on first + j.
 MAX_ATP_JOBS = 15
+# SwitchML's own packet size, and the most int32 values that fit a 1500-byte MTU after IPv4, UDP and SwitchML's header
+# (src/controller/job.ts, maxElementsPerPacket('switchml')); switchml.p4 takes any of them as -DSWITCHML_ELEMENTS.
+SWITCHML_DEFAULT_ELEMENTS = 64
+SWITCHML_MAX_ELEMENTS = 364
 DEFAULT_POOL = {'switchml': 32, 'atp': 256, 'rina': 64, 'omnireduce': 64}
 UNITS = {None: 1, 'B': 1, 'KB': 1000, 'MB': 1000 ** 2, 'GB': 1000 ** 3, 'KiB': 1024, 'MiB': 1024 ** 2, 'GiB': 1024 ** 3}
 
@@ -53,6 +57,13 @@ def share(text):
 def positive(text):
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError('"%s": a positive whole number' % text)
+    return int(text)
+
+
+def values_per_packet(text):
+    if not text.isdigit() or not 1 <= int(text) <= SWITCHML_MAX_ELEMENTS:
+        raise argparse.ArgumentTypeError('"%s": values per SwitchML packet, a whole number from 1 to %d (%d is the most a 1500-byte MTU takes)'
+                                         % (text, SWITCHML_MAX_ELEMENTS, SWITCHML_MAX_ELEMENTS))
     return int(text)
 
 
@@ -100,6 +111,9 @@ def build_parser():
     p.add_argument('--pool', type=positive, default=None, help='SwitchML slots = each worker\'s window (default 32); ATP: aggregators '
                    'of the shared pool every job hashes over (default 256); Rina: slots per INA ToR (default 64); OmniReduce: the job\'s slots, '
                    'the blocks in flight per worker (default the INA algorithm\'s, alone 64)')
+    p.add_argument('--elements', type=values_per_packet, default=None, metavar='E', help='int32 values per SwitchML packet, 1..%d (default %d, SwitchML\'s own): '
+                   'switchml.p4 is compiled with -DSWITCHML_ELEMENTS=E, and the job and its workers use E (with --job switchml; '
+                   'with --target bmv2, --bmv2-switchml must be compiled with it)' % (SWITCHML_MAX_ELEMENTS, SWITCHML_DEFAULT_ELEMENTS))
     p.add_argument('--seed', default='1', help='seed of the tensors (default 1)')
     p.add_argument('--sparsity', type=share, default=None, help='share of each worker\'s tensor blocks that are all zero, 0..1, for every '
                    'algorithm\'s workers, so dense algorithms reduce the same tensors as OmniReduce (default: dense)')
@@ -124,7 +138,8 @@ def build_parser():
     p.add_argument('--pcap', default=None, help='record every switch port to DIR/*.pcap')
     p.add_argument('--logs', default=None, help='keep the switches\' logs and the generated files in DIR (default: a temp dir, removed)')
     p.add_argument('--target', choices=['p4ina', 'bmv2'], default='p4ina', help='P4 switches: p4ina\'s emulator or BMv2\'s simple_switch_grpc')
-    p.add_argument('--bmv2-switchml', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/switchml.p4 (with --target bmv2)')
+    p.add_argument('--bmv2-switchml', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/switchml.p4 (with --target bmv2), '
+                   'compiled with -DSWITCHML_ELEMENTS=E for --elements E (the controller refuses a job whose values per packet differ)')
     p.add_argument('--bmv2-atp', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/atp.p4 (with --target bmv2 and --job atp)')
     p.add_argument('--bmv2-rina', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/rina_tor.p4 (with --target bmv2 and --job rina)')
     p.add_argument('--bmv2-omnireduce', type=pair, default=None, metavar='JSON,P4INFO', help='p4c outputs of p4/omnireduce.p4 compiled with '
@@ -152,6 +167,9 @@ def parse(argv):
         error('--ecn marks ATP packets: add --job atp')
     if options.ecn and not options.bw:
         error('--ecn needs --bw (Mbit/s): queues, and so marks, only build where a link has a rate')
+    if options.elements is not None and 'switchml' not in options.job:
+        error('--elements sets SwitchML\'s values per packet: add switchml to --job or leave --elements out')
+    options.switchml_elements = options.elements or SWITCHML_DEFAULT_ELEMENTS
     if not 0 < options.value_range < float('inf'):
         error('--value-range: a positive number')
     if options.pool is None:
@@ -163,7 +181,8 @@ def parse(argv):
         error('--target bmv2 with --job rina needs --bmv2-rina JSON,P4INFO (p4c-bm2-ss outputs of p4/rina_tor.p4; see README)')
     # INA ToRs start with switchml.p4 unless ATP, Rina or only omnireduce-switch needs another (also for ring or PS alone).
     if options.target == 'bmv2' and first_ina_program(options.job) == 'switchml' and options.bmv2_switchml is None:
-        error('--target bmv2 needs --bmv2-switchml JSON,P4INFO (p4c-bm2-ss outputs of p4/switchml.p4; see README)')
+        error('--target bmv2 needs --bmv2-switchml JSON,P4INFO (p4c-bm2-ss outputs of p4/switchml.p4%s; see README)'
+              % (' compiled with -DSWITCHML_ELEMENTS=%d' % options.elements if options.elements else ''))
     if options.target == 'bmv2' and 'omnireduce-switch' in options.job and options.bmv2_omnireduce is None:
         error('--target bmv2 with --job omnireduce-switch needs --bmv2-omnireduce JSON,P4INFO (p4c-bm2-ss outputs of p4/omnireduce.p4 '
               'with -DOMNIREDUCE_BLOCK=%d; see README)' % options.omnireduce_switch_block)

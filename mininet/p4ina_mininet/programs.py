@@ -3,8 +3,9 @@ algorithm's run, and each program's files for the switches and the
 controller's topology file — compiled by `p4ina compile` into the run's
 directory, or, with --target bmv2, p4c's outputs the user gave.
 
-omnireduce.p4 is compiled for the switch block (-DOMNIREDUCE_BLOCK), which
-the controller reads back from its P4Info and checks against the job's.
+omnireduce.p4 is compiled for the switch block (-DOMNIREDUCE_BLOCK) and
+switchml.p4 for the values per packet (-DSWITCHML_ELEMENTS, --elements);
+the controller reads each back from its P4Info and checks it against the job's.
 """
 import os
 import subprocess
@@ -52,7 +53,7 @@ class Programs:
         return {'config': os.path.abspath(given[0]), 'p4info': os.path.abspath(given[1])}
 
     def _compiled(self, name):
-        defines = ['-D', 'OMNIREDUCE_BLOCK=%d' % self.options.omnireduce_switch_block] if name == 'omnireduce' else []
+        defines = self._defines(name)
         out_dir = os.path.join(self.dir, name)
         os.makedirs(out_dir, exist_ok=True)
         out = subprocess.run([self.node, self.cli, 'compile', os.path.join(self.repo, 'p4', '%s.p4' % name)] + defines + ['-o', out_dir],
@@ -60,3 +61,11 @@ class Programs:
         if out.returncode != 0:
             raise ProgramError('p4/%s.p4 did not compile:\n%s' % (name, out.stderr.decode('utf8', 'replace')))
         return {'config': os.path.join(out_dir, '%s.ir.json' % name), 'p4info': os.path.join(out_dir, '%s.p4info.txtpb' % name)}
+
+    def _defines(self, name):
+        """`p4ina compile`'s -D arguments for p4/NAME.p4: what the run's jobs need its sizes to be."""
+        if name == 'omnireduce':
+            return ['-D', 'OMNIREDUCE_BLOCK=%d' % self.options.omnireduce_switch_block]
+        if name == 'switchml':
+            return ['-D', 'SWITCHML_ELEMENTS=%d' % self.options.switchml_elements]
+        return []

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from .agents import hierarchical_argv, rina_job_spec, rina_placed, ring_argv, run_workers, switchml_argv
+from .agents import hierarchical_argv, rina_job_spec, rina_placed, ring_argv, run_workers, switchml_argv, switchml_job_spec
 from .atp_jobs import atp_commands, atp_job_specs
 from .atp_runs import run_atp_jobs
 from .omnireduce_runs import omnireduce_commands, omnireduce_job_spec, run_omnireduce
@@ -156,9 +156,10 @@ class Testbed:
 
         runs = []
         if switchml_hosts:
-            progress('SwitchML: %d workers × %d bytes through %s' % (len(switchml_hosts), options.tensor, aggregator_ip))
+            progress('SwitchML: %d workers × %d bytes through %s, %d values per packet' % (len(switchml_hosts), options.tensor, aggregator_ip, options.switchml_elements))
             placed = [(h, switchml_argv(self.node, self.cli, h, rank, len(switchml_hosts), aggregator_ip, options)) for rank, h in enumerate(switchml_hosts)]
-            runs.append(dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts]))
+            runs.append(dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts],
+                             elements=options.switchml_elements))
         if atp_hosts:
             runs += self.run_atp(atp_hosts, atp_applied)
         if rina_hosts:
@@ -238,9 +239,7 @@ class Testbed:
         """Pipelines, forwarding and the jobs; returns (SwitchML's aggregator address, the report's ATP jobs, its Rina job)."""
         jobs = []
         if switchml_hosts:
-            job = {'id': self.options.job_id, 'name': 'testbed', 'algorithm': 'switchml', 'pool_size': self.options.pool,
-                   'workers': [{'rank': r, 'host': h.name, 'udp_port': 40000 + r} for r, h in enumerate(switchml_hosts)]}
-            jobs.append(self.write_job('job-switchml.json', job))
+            jobs.append(self.write_job('job-switchml.json', switchml_job_spec(self.options, switchml_hosts)))
         if atp_hosts:
             jobs += [self.write_job('job-atp-%d.json' % spec['id'], spec) for spec in atp_job_specs(self.options, atp_hosts, self.plan.ps_hosts)]
         if rina_hosts:

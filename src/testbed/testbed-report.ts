@@ -5,7 +5,7 @@
  * has (the topology, ordinary traffic, the PIDs it started, per ATP job
  * its levels, its parameter server's work and ECN: atp-run-report.ts; per
  * OmniReduce run where it aggregated, and the workers' block sparsity:
- * omnireduce-run-report.ts).
+ * omnireduce-run-report.ts; the SwitchML run's values per packet).
  */
 import type { DemoRow, ResultAlgorithm } from '../report/demo-results.js';
 import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
@@ -34,6 +34,8 @@ export interface TestbedRun {
   readonly inaRacks: readonly string[] | undefined;
   /** OmniReduce runs (host aggregator or switch) that got as far as the controller's plan: where they aggregated, block size, slots. */
   readonly omnireduce: OmniReduceRunInfo | undefined;
+  /** SwitchML runs: int32 values per packet (switchml.p4's SWITCHML_ELEMENTS, the job's and the workers'). */
+  readonly elements: number | undefined;
 }
 
 /** --ecn: the switches' marking threshold, and whether the links' RED marks too. */
@@ -65,6 +67,7 @@ function fail(why: string): never {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const isPositiveInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 /** What mininet/testbed.py runs (ALGORITHMS in its options.py). */
 const TESTBED_ALGORITHMS: readonly ResultAlgorithm[] = ['switchml', 'atp', 'rina', 'omnireduce', 'omnireduce-switch', 'ps', 'ring', 'hierarchical'];
 const isAlgorithm = (v: unknown): v is ResultAlgorithm => TESTBED_ALGORITHMS.some((a) => a === v);
@@ -89,7 +92,8 @@ export function parseTestbedDocument(text: string): TestbedDocument {
     const atp = run.algorithm === 'atp' ? parseAtpRunInfo(run, i) : undefined;
     if (run.inaRacks !== undefined && !isStringArray(run.inaRacks)) fail(`run ${i} has an "inaRacks" that is not a list of switch names`);
     const omnireduce = run.algorithm === 'omnireduce' || run.algorithm === 'omnireduce-switch' ? parseOmniReduceRunInfo(run, i) : undefined;
-    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp, inaRacks: run.inaRacks, omnireduce };
+    const elements = run.elements === undefined ? undefined : isPositiveInteger(run.elements) ? run.elements : fail(`run ${i} has an "elements" that is not a positive whole number`);
+    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp, inaRacks: run.inaRacks, omnireduce, elements };
   });
   const pids = Array.isArray(doc.pids) ? doc.pids.filter((p): p is number => Number.isInteger(p)) : [];
   const packetsLost = typeof doc.packetsLost === 'number' ? doc.packetsLost : 0;
@@ -148,7 +152,8 @@ export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]
   doc.runs.forEach((run, i) => {
     const d = details[i];
     const racks = run.inaRacks ? `; INA racks: ${run.inaRacks.join(', ') || 'none (a plain ring)'}` : '';
-    const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : run.omnireduce ? describeOmniReduceRun(run.omnireduce) : racks;
+    const values = run.elements === undefined ? '' : `; ${run.elements} values per packet`;
+    const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : run.omnireduce ? describeOmniReduceRun(run.omnireduce) : racks || values;
     lines.push(`  ${rowLabel(rows[i]!, d, several)}: ${run.hosts.join(', ')}${where}`);
   });
   if (doc.ecn) {
@@ -170,5 +175,7 @@ export function formatTestbedJson(doc: TestbedDocument, rows: readonly DemoRow[]
   // other rows have null, so every row has the same keys.
   const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null, inaRacks: doc.runs[i]!.inaRacks ?? null, omnireduce: doc.runs[i]!.omnireduce ?? null }));
   const base = JSON.parse(formatResultsJson({ workers: Math.max(0, ...rows.map((r) => r.workers)), tensorBytes: doc.tensorBytes, loss: doc.loss, seed: doc.seed, framesLost: doc.packetsLost, runs })) as Record<string, unknown>;
-  return JSON.stringify({ topology: doc.topology, sparsity: doc.sparsity, ...base, hosts: Object.fromEntries(doc.runs.map((r) => [r.algorithm, r.hosts])), traffic: doc.traffic, ecn: doc.ecn, pids: doc.pids, ok: testbedOk(doc, rows) });
+  // As `p4ina demo --json` has it: the SwitchML run's values per packet, null when none ran (or it did not say).
+  const switchmlElements = doc.runs.find((r) => r.algorithm === 'switchml')?.elements ?? null;
+  return JSON.stringify({ topology: doc.topology, sparsity: doc.sparsity, switchmlElements, ...base, hosts: Object.fromEntries(doc.runs.map((r) => [r.algorithm, r.hosts])), traffic: doc.traffic, ecn: doc.ecn, pids: doc.pids, ok: testbedOk(doc, rows) });
 }

@@ -54,7 +54,7 @@ describe('testbed results document', () => {
     expect(text).toContain('ping: 2/2 host pairs reach each other');
     expect(text).toContain('tcp h1 → h2: 10 bytes, intact');
     const json = JSON.parse(formatTestbedJson(doc, rows)) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['topology', 'sparsity', 'workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'hosts', 'traffic', 'ecn', 'pids', 'ok']);
+    expect(Object.keys(json)).toEqual(['topology', 'sparsity', 'switchmlElements', 'workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'hosts', 'traffic', 'ecn', 'pids', 'ok']);
     expect(json.framesLost).toBe(5);
     expect(json.ok).toBe(false);
   });
@@ -99,6 +99,20 @@ describe('testbed results document', () => {
       ['hierarchical', null, null],
     ]);
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...rina, inaRacks: 't1' }] }))).toThrow(/run 0 has an "inaRacks" that is not a list of switch names/);
+  });
+
+  test('the SwitchML run\'s values per packet: on its line of the text, as `switchmlElements` in JSON (the demo\'s key); null without SwitchML', () => {
+    const switchml = { ...base.runs[0], elements: 256 };
+    const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, runs: [switchml, base.runs[1]] }));
+    const rows = testbedRows(doc);
+    const text = formatTestbedText(doc, rows);
+    expect(text).toContain('  switchml: h1, h2; 256 values per packet\n');
+    expect(text).toContain('  ring: h1, h2\n');
+    expect((JSON.parse(formatTestbedJson(doc, rows)) as { switchmlElements: unknown }).switchmlElements).toBe(256);
+    const ringOnly = parseTestbedDocument(JSON.stringify({ ...base, runs: [base.runs[1]] }));
+    expect((JSON.parse(formatTestbedJson(ringOnly, testbedRows(ringOnly))) as { switchmlElements: unknown }).switchmlElements).toBeNull();
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...switchml, elements: 0 }] }))).toThrow(/run 0 has an "elements" that is not a positive whole number/);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...switchml, elements: '256' }] }))).toThrow(/run 0 has an "elements"/);
   });
 
   test('a malformed document is a TESTBED_BAD_REPORT that says what is wrong', () => {
