@@ -22,7 +22,7 @@ import type {
   NativeUdpBatchStatistics,
 } from './native-udp-batch.js';
 
-export type { NativeErrnoError as UdpErrnoError, NativeSendResult as UdpSendResult, NativeSource as UdpSource, NativeUdpBatchStatistics as UdpBatchStatistics };
+export type { NativeErrnoError as UdpErrnoError, NativeSendResult as UdpSendResult, NativeSource as UdpSource };
 
 export interface BatchedUdpSocketOptions extends NativeUdpBatchOptions {
   readonly family: 4 | 6;

@@ -8,7 +8,7 @@ import { builtAddonPath, ownPackageRoot, requireAddon, type AddonFailure } from 
 import { AF_PACKET_ERROR_CODES, AfPacketError } from './af-packet-error.js';
 import type { NativeAfPacketModule } from './native-addon.js';
 
-export { BUILD_COMMAND, findPackageRoot } from '../../../native/addon-file.js';
+export { findPackageRoot } from '../../../native/addon-file.js';
 
 const ADDON = { title: 'the AF_PACKET addon', exportName: 'AfPacketSocket' } as const;
 const FAILURE_CODES = { 'not-built': AF_PACKET_ERROR_CODES.addonNotBuilt, 'load-failed': AF_PACKET_ERROR_CODES.addonLoadFailed } as const;
