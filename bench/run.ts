@@ -22,8 +22,9 @@ import { rolloutMininet } from './rollout-mininet.js';
 import { omniReduceDensity } from './omnireduce-density.js';
 import { omniReduceDensityMininet } from './omnireduce-density-mininet.js';
 import { switchMlElements } from './switchml-elements.js';
+import { switchMlUdpWire } from './switchml-udp-wire.js';
 
-const benchmarks: Benchmark[] = [p4runtimeWrite, p4runtimeLpmWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, switchMlElements, fourAlgorithms, atpMultiJob, omniReduceDensity, testbedBench, mininetFourAlgorithms, rolloutMininet, omniReduceDensityMininet];
+const benchmarks: Benchmark[] = [p4runtimeWrite, p4runtimeLpmWrite, compileBench, pipelineBench, wireCodecBench, switchMlVsRing, switchMlElements, switchMlUdpWire, fourAlgorithms, atpMultiJob, omniReduceDensity, testbedBench, mininetFourAlgorithms, rolloutMininet, omniReduceDensityMininet];
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));

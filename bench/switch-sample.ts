@@ -29,7 +29,7 @@ export interface SwitchSample {
 /** Ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const CLOCK_TICKS = 100;
 
-function processCpuSeconds(pid: number): number {
+export function processCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command (which may hold spaces) in parentheses: utime and stime are the 14th and 15th of the line.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
