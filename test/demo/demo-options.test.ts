@@ -15,19 +15,19 @@ describe('parseDemoArgs', () => {
   test('no options: the defaults (4 workers, 16 MiB, no loss, seed 1)', () => {
     expect(parseDemoArgs([])).toEqual(DEFAULT_DEMO_OPTIONS);
     expect(DEFAULT_DEMO_OPTIONS).toMatchObject({ algorithms: ['switchml', 'ring'], workers: 4, tensorBytes: 16 * 1024 * 1024, loss: 0, seed: 1, json: false, keepGoing: false });
-    // SwitchML's own packet: 64 values (256 bytes).
-    expect(DEFAULT_DEMO_OPTIONS.switchMlElements).toBe(64);
+    // 256 values (1 KiB) per packet; SwitchML's own 64 with --elements 64.
+    expect(DEFAULT_DEMO_OPTIONS.switchMlElements).toBe(256);
   });
 
   test('every option', () => {
-    expect(parseDemoArgs(['--algorithm', 'switchml,atp,ring', '--workers', '8', '--tensor', '1MiB', '--loss', '0.05', '--seed', 'abc', '--pool', '16', '--elements', '256', '--timeout', '90', '--json', '--keep-going'])).toEqual({
+    expect(parseDemoArgs(['--algorithm', 'switchml,atp,ring', '--workers', '8', '--tensor', '1MiB', '--loss', '0.05', '--seed', 'abc', '--pool', '16', '--elements', '128', '--timeout', '90', '--json', '--keep-going'])).toEqual({
       algorithms: ['switchml', 'atp', 'ring'],
       workers: 8,
       tensorBytes: 1024 * 1024,
       loss: 0.05,
       seed: 'abc',
       poolSize: 16,
-      switchMlElements: 256,
+      switchMlElements: 128,
       runTimeoutMs: 90_000,
       json: true,
       keepGoing: true,
@@ -104,7 +104,7 @@ describe('--elements, SwitchML\'s values per packet', () => {
     expect(parseDemoArgs(['--elements', '128'])?.switchMlElements).toBe(128);
     expect(parseDemoArgs(['--elements=1'])?.switchMlElements).toBe(1);
     expect(parseDemoArgs(['--algorithm', 'switchml', '--elements', '364'])?.switchMlElements).toBe(364);
-    expect(parseDemoArgs(['--algorithm', 'ring'])?.switchMlElements).toBe(64);
+    expect(parseDemoArgs(['--algorithm', 'ring'])?.switchMlElements).toBe(256);
   });
 
   test('the errors say what is wrong', () => {
@@ -115,7 +115,7 @@ describe('--elements, SwitchML\'s values per packet', () => {
   });
 
   test('--help documents it', () => {
-    expect(DEMO_USAGE).toMatch(/--elements E +int32 values per SwitchML packet \(1\.\.364; default 64, SwitchML's own\)/);
+    expect(DEMO_USAGE).toMatch(/--elements E +int32 values per SwitchML packet \(1\.\.364; default 256; 64 is SwitchML's own\)/);
     expect(DEMO_USAGE).toContain('-DSWITCHML_ELEMENTS=E');
   });
 });

@@ -66,10 +66,10 @@ describe('the demo’s table and JSON', () => {
     const options = { ...DEFAULT_DEMO_OPTIONS, workers: 2, tensorBytes: 65536 };
     const doc = JSON.parse(formatDemoJson(options, { rows, framesLost: 3, atp })) as Record<string, unknown>;
     expect(Object.keys(doc)).toEqual(['workers', 'tensorBytes', 'loss', 'seed', 'framesLost', 'runs', 'sparsity', 'switchmlElements', 'atp', 'hierarchical']);
-    // The default algorithms run SwitchML with its own 64 values per packet; without it there is no count.
-    expect(doc.switchmlElements).toBe(64);
+    // The demo's default run has SwitchML with 256 values per packet; without SwitchML there is no count.
+    expect(doc.switchmlElements).toBe(256);
     expect(JSON.parse(formatDemoJson({ ...options, algorithms: ['atp', 'ring'] }, { rows, framesLost: 0 }))).toMatchObject({ switchmlElements: null });
-    expect(JSON.parse(formatDemoJson({ ...options, switchMlElements: 256 }, { rows, framesLost: 0 }))).toMatchObject({ switchmlElements: 256 });
+    expect(JSON.parse(formatDemoJson({ ...options, switchMlElements: 64 }, { rows, framesLost: 0 }))).toMatchObject({ switchmlElements: 64 });
     expect(doc).toMatchObject({ workers: 2, framesLost: 3, atp: { sequences: 256, bySwitch: 240, switchShare: 240 / 256 } });
     expect((doc.runs as { algorithm: string }[]).map((r) => r.algorithm)).toEqual(['atp', 'ring']);
     expect(JSON.parse(formatDemoJson(options, { rows, framesLost: 0 }))).toMatchObject({ sparsity: null, atp: null, hierarchical: null });
