@@ -4,6 +4,8 @@
  * flags here. Exit codes: 0 done (or --help), 1 the run failed, 2 bad usage.
  */
 import { runInterruptible } from './interruptible.js';
+import { takeUdpIoArg, UDP_AGENT_KINDS, UDP_IO_USAGE } from './agent-udp-io.js';
+import { setDefaultUdpIo } from '../agent/transport/index.js';
 import { atpPsCommand } from '../agent/atp/ps-main.js';
 import { atpWorkerCommand } from '../agent/atp/worker-main.js';
 import { hierarchicalWorkerMain } from '../agent/baseline/hierarchical-worker-main.js';
@@ -33,6 +35,8 @@ kinds:
                an OmniReduce worker: sends only its non-zero blocks to host aggregators (UDP or a UDP wire)
   omnireduce-aggregator
                an OmniReduce host aggregator owning a range of slots of one job (UDP or a UDP wire)
+
+${UDP_IO_USAGE}
 
 Run "p4ina agent <kind> --help" for the kind's options.
 `;
@@ -77,7 +81,17 @@ export async function runAgent(argv: readonly string[], io: MainIo = CONSOLE_IO)
     io.err(USAGE.trimEnd());
     return 2;
   }
-  return runInterruptible((signal) => main(rest, io, signal), new Error('interrupted by a signal'));
+  let argvOfKind = rest;
+  if (UDP_AGENT_KINDS.has(kind)) {
+    const taken = takeUdpIoArg(rest);
+    if ('error' in taken) {
+      io.err(`p4ina agent ${kind}: ${taken.error}`);
+      return 2;
+    }
+    argvOfKind = taken.argv;
+    setDefaultUdpIo(taken.udpIo);
+  }
+  return runInterruptible((signal) => main(argvOfKind, io, signal), new Error('interrupted by a signal'));
 }
 
 export function run(argv: string[]): Promise<number> {

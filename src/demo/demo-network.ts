@@ -7,6 +7,7 @@
  * wires themselves are sockets on 127.0.0.1 at the ports given.
  */
 import { SWITCHML_DEFAULT_ELEMENTS, SWITCHML_PORTS } from '../wire/index.js';
+import type { UdpIo } from '../agent/transport/index.js';
 
 export const DEMO_JOB_ID = 1;
 export const SWITCH_NAME = 's1';
@@ -82,8 +83,16 @@ export function switchInterfaceArgs(hosts: readonly NetworkHost[], wires: readon
   return hosts.flatMap((h, i) => ['-i', `${h.switchPort}@udp:127.0.0.1:${wires[i]!.switchSocket}:127.0.0.1:${wires[i]!.switchPeer}`]);
 }
 
-/** Arguments of `p4ina agent switchml` for one host; `elements` values per packet, as the switch's program was compiled. */
-export function switchMlAgentArgs(host: DemoHost, wire: WirePorts, run: { workers: number; poolSize: number; elements: number; length: number; seed: number | string }): string[] {
+/**
+ * Arguments of `p4ina agent switchml` for one host; `elements` values per
+ * packet, as the switch's program was compiled; `udpIo` the worker's UDP
+ * sockets (`p4ina demo --udp-io`; undefined: the agent's default).
+ */
+export function switchMlAgentArgs(
+  host: DemoHost,
+  wire: WirePorts,
+  run: { workers: number; poolSize: number; elements: number; length: number; seed: number | string; udpIo?: UdpIo | undefined },
+): string[] {
   return [
     'switchml',
     '--transport', 'wire',
@@ -102,6 +111,7 @@ export function switchMlAgentArgs(host: DemoHost, wire: WirePorts, run: { worker
     '--elements', String(run.elements),
     '--length', String(run.length),
     '--seed', String(run.seed),
+    ...(run.udpIo !== undefined ? ['--udp-io', run.udpIo] : []),
     '--check',
     '--json',
   ];

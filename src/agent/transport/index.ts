@@ -21,4 +21,5 @@ export { UdpWireTransport, type UdpWireCounters, type UdpWireTransportOptions, t
 export { createMemoryTransportPair, MemoryTransport, settleMemoryTransports, type MemoryTransportPairOptions } from './memory-transport.js';
 export type { LinkImpairments, LinkStats } from '../../util/impaired-link.js';
 export { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
-export type { UdpSocketOptions } from './udp-socket.js';
+export type { UdpSocketOptions } from './agent-udp-socket.js';
+export { UDP_IO_CHOICES, isUdpIo, setDefaultUdpIo, type UdpIo } from './udp-io.js';

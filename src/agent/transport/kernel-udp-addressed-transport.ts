@@ -9,6 +9,7 @@
 import type { RemoteInfo } from 'node:dgram';
 import { MAX_UDP_PAYLOAD } from '../../wire/index.js';
 import type { AddressedTransport } from './addressed-transport.js';
+import type { AgentUdpSocket, UdpSocketOptions } from './agent-udp-socket.js';
 import { ListeningTransport } from './base-transport.js';
 import type { CeMarkListener, CeMarkSource } from './ce-marks.js';
 import { sendLength } from './datagram-transport.js';
@@ -17,7 +18,7 @@ import { DEFAULT_MAX_PAYLOAD } from './kernel-udp-transport.js';
 import { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
 import { SourceAddresses } from './source-addresses.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
-import { PooledUdpSocket, type UdpSocketOptions } from './udp-socket.js';
+import { openUdpSocket } from './open-udp-socket.js';
 
 export interface KernelUdpAddressedTransportOptions extends UdpSocketOptions {
   /** The server's own address (an IP literal). */
@@ -33,7 +34,7 @@ export interface KernelUdpAddressedTransportOptions extends UdpSocketOptions {
 export class KernelUdpAddressedTransport extends ListeningTransport implements AddressedTransport, CeMarkSource {
   private readonly sources = new SourceAddresses();
   private readonly onMessage = (msg: Buffer, rinfo: RemoteInfo): void => this.deliver(msg, 0, msg.length, this.sources.ofRemote(rinfo));
-  private socket!: PooledUdpSocket;
+  private socket!: AgentUdpSocket;
   private observer: Ipv4CeObserver | undefined;
 
   private constructor(name: string, maxPayload: number) {
@@ -49,7 +50,7 @@ export class KernelUdpAddressedTransport extends ListeningTransport implements A
       throw new RangeError(`maxPayload must be an integer in 1..${MAX_UDP_PAYLOAD}, not ${maxPayload}`);
     }
     const transport = new KernelUdpAddressedTransport('udp', maxPayload);
-    transport.socket = await PooledUdpSocket.bind(local, 'kernel UDP server transport', options, maxPayload, transport.counters, transport.onMessage);
+    transport.socket = await openUdpSocket(local, 'kernel UDP server transport', options, maxPayload, transport.counters, transport.onMessage);
     if (options.observeCe === true) {
       try {
         transport.observer = Ipv4CeObserver.forSocket(transport.socket.local, 'kernel UDP server transport');

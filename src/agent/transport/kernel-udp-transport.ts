@@ -15,13 +15,14 @@
  */
 import type { RemoteInfo } from 'node:dgram';
 import { MAX_UDP_PAYLOAD } from '../../wire/index.js';
+import type { AgentUdpSocket, UdpSocketOptions } from './agent-udp-socket.js';
 import { BaseTransport } from './base-transport.js';
 import type { CeMarkListener, CeMarkSource } from './ce-marks.js';
 import { sendLength } from './datagram-transport.js';
 import { Ipv4CeObserver, type Ipv4CeObserverCounters } from './ipv4-ce-observer.js';
 import { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
-import { PooledUdpSocket, type UdpSocketOptions } from './udp-socket.js';
+import { openUdpSocket } from './open-udp-socket.js';
 
 export interface KernelUdpTransportOptions extends UdpSocketOptions {
   /** The worker's own address (an IP literal, e.g. 10.0.0.1 in Mininet, 127.0.0.1 on loopback). */
@@ -41,7 +42,7 @@ export const DEFAULT_MAX_PAYLOAD = 1472;
 
 export class KernelUdpTransport extends BaseTransport implements CeMarkSource {
   private readonly onMessage = (msg: Buffer, _rinfo: RemoteInfo): void => this.deliver(msg, 0, msg.length);
-  private socket!: PooledUdpSocket;
+  private socket!: AgentUdpSocket;
   private observer: Ipv4CeObserver | undefined;
 
   private constructor(
@@ -65,7 +66,7 @@ export class KernelUdpTransport extends BaseTransport implements CeMarkSource {
       throw new RangeError(`maxPayload must be an integer in 1..${MAX_UDP_PAYLOAD}, not ${maxPayload}`);
     }
     const transport = new KernelUdpTransport('udp', maxPayload, remote);
-    transport.socket = await PooledUdpSocket.bind(local, 'kernel UDP transport', options, maxPayload, transport.counters, transport.onMessage);
+    transport.socket = await openUdpSocket(local, 'kernel UDP transport', options, maxPayload, transport.counters, transport.onMessage);
     if (options.observeCe === true) {
       try {
         transport.observer = Ipv4CeObserver.forSocket(transport.socket.local, 'kernel UDP transport');

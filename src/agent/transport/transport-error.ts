@@ -17,6 +17,8 @@ export const TRANSPORT_ERROR_CODES = {
   rawSocketNotPermitted: 'TRANSPORT_RAW_SOCKET_NOT_PERMITTED',
   /** The raw IP socket could not be opened for another reason (the message has the system's). */
   rawSocketFailed: 'TRANSPORT_RAW_SOCKET_FAILED',
+  /** Batched UDP I/O was asked for (udpIo, --udp-io batched) and the udp_batch addon cannot be used here. */
+  udpIoUnavailable: 'TRANSPORT_UDP_IO_UNAVAILABLE',
 } as const;
 
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[keyof typeof TRANSPORT_ERROR_CODES];

@@ -11,29 +11,19 @@
  * back to the pool; otherwise libuv still reads it and the pool lets it go.
  * The bound is then libuv's queue of sends the kernel could not take at once.
  */
-import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { createSocket, type Socket } from 'node:dgram';
 import { moduleLogger } from '../../log/logger.js';
+import type { AgentUdpSocket, MessageHandler, UdpSocketOptions } from './agent-udp-socket.js';
 import { MutableTransportCounters } from './datagram-transport.js';
 import { SendBufferPool } from './send-buffer-pool.js';
 import { formatSocketAddress, type SocketAddress } from './socket-address.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
 
-export interface UdpSocketOptions {
-  /** Sends in flight before further sends are dropped (default 4096). */
-  readonly sendQueueLimit?: number;
-  /** SO_RCVBUF in bytes (default 4 MiB; the kernel caps it at net.core.rmem_max). */
-  readonly recvBufferSize?: number;
-  /** SO_SNDBUF in bytes (default 4 MiB; capped at net.core.wmem_max). */
-  readonly sendBufferSize?: number;
-}
-
 export const DEFAULT_SEND_QUEUE_LIMIT = 4096;
-const DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
 const log = moduleLogger('agent.transport.udp');
 
-export type MessageHandler = (msg: Buffer, rinfo: RemoteInfo) => void;
-
-export class PooledUdpSocket {
+export class PooledUdpSocket implements AgentUdpSocket {
   /** Where the socket is bound (the port the system chose, when 0 was asked for). */
   readonly local: SocketAddress;
   private readonly pool: SendBufferPool;

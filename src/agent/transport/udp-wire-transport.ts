@@ -51,6 +51,7 @@ import {
   type WireErrorCode,
 } from '../../wire/index.js';
 import type { AddressedTransport } from './addressed-transport.js';
+import type { AgentUdpSocket, UdpSocketOptions } from './agent-udp-socket.js';
 import { BaseTransport } from './base-transport.js';
 import { CeMarkRelay, type CeMarkListener, type CeMarkSource } from './ce-marks.js';
 import { sendLength } from './datagram-transport.js';
@@ -58,7 +59,7 @@ import { DEFAULT_MAX_PAYLOAD } from './kernel-udp-transport.js';
 import { formatSocketAddress, socketAddress, type SocketAddress } from './socket-address.js';
 import { SourceAddresses } from './source-addresses.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
-import { PooledUdpSocket, type UdpSocketOptions } from './udp-socket.js';
+import { openUdpSocket } from './open-udp-socket.js';
 
 /** A host as the network sees it: MAC and IP (numbers or text) and a UDP port. */
 export interface WireHostAddress {
@@ -139,7 +140,7 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
   private readonly vlan: VlanTag | null;
   private readonly allowNonLoopback: boolean;
   private peerAddress: SocketAddress | undefined;
-  private socket!: PooledUdpSocket;
+  private socket!: AgentUdpSocket;
   private readonly ce = new CeMarkRelay('udp-wire');
   private readonly sources = new SourceAddresses();
   private readonly onMessage = (msg: Buffer, rinfo: RemoteInfo): void => this.frame(msg, rinfo);
@@ -172,7 +173,7 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
     const local = transport.wireEnd(options.localAddress ?? '127.0.0.1', options.localPort ?? 0, 'local', true);
     if (options.peerPort !== undefined) transport.setPeer(options.peerAddress ?? '127.0.0.1', options.peerPort, local);
     const frameSize = maxPayload + udpFrameOverhead(transport.vlan);
-    transport.socket = await PooledUdpSocket.bind(local, 'UDP wire transport', options, frameSize, transport.counters, transport.onMessage);
+    transport.socket = await openUdpSocket(local, 'UDP wire transport', options, frameSize, transport.counters, transport.onMessage);
     transport.rename(`udp-wire ${formatSocketAddress(transport.socket.local)}`);
     // A wire has one peer: connected, its sends take dgram's fast path. Not on
     // an ephemeral port, which Linux would change if setPeer disconnected it.
@@ -206,7 +207,7 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
     }
     this.peerAddress = peer;
     // Connected to another peer (open connects when it knows one): sends name their destination from now on.
-    const connected = this.socket as PooledUdpSocket | undefined;
+    const connected = this.socket as AgentUdpSocket | undefined;
     if (connected?.peer !== undefined && (connected.peer.port !== peer.port || connected.peer.address !== peer.address)) connected.disconnect();
   }
 

@@ -6,12 +6,13 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { KernelUdpAddressedTransport, UdpWireTransport, type SocketAddress } from '../../../src/agent/transport/index.js';
 import { buildUdpFrame, ipv4FromText, macFromText, type UdpFlow } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket } from './helpers.js';
+import { eventually, openUdpHandles, rawSocket, type RawSocket, udpSocketsLeft, UDP_IOS } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
   expect(await openUdpHandles()).toEqual([]);
+  expect(await udpSocketsLeft()).toBe(0);
 });
 
 async function far(): Promise<RawSocket> {
@@ -31,9 +32,9 @@ function listen(t: { onDatagram(l: (buf: Buffer, offset: number, length: number,
   return heard;
 }
 
-describe('the sender of each datagram', () => {
+describe.each(UDP_IOS)('the sender of each datagram (%s)', (udpIo) => {
   test('kernel UDP server: the source address and port of each datagram, one object per source', async () => {
-    const t = await KernelUdpAddressedTransport.open({ localAddress: '127.0.0.1', localPort: 0 });
+    const t = await KernelUdpAddressedTransport.open({ udpIo, localAddress: '127.0.0.1', localPort: 0 });
     cleanups.push(() => t.close());
     const heard = listen(t);
     const [a, b] = [await far(), await far()];
@@ -55,7 +56,7 @@ describe('the sender of each datagram', () => {
   test('UDP wire: the IPv4 source and UDP source port inside each frame, not the wire socket it came through', async () => {
     const port = await far();
     const host = { mac: '02:00:00:00:00:01', ip: '10.0.0.9', udpPort: 0xbef0 };
-    const t = await UdpWireTransport.open({ peerPort: port.port, host, remote: { mac: '02:00:00:00:00:fe', ip: '10.0.0.254', udpPort: 0xbef0 } });
+    const t = await UdpWireTransport.open({ udpIo, peerPort: port.port, host, remote: { mac: '02:00:00:00:00:fe', ip: '10.0.0.254', udpPort: 0xbef0 } });
     cleanups.push(() => t.close());
     const heard = listen(t);
     const frame = (srcIp: string, srcPort: number, text: string): Buffer => {
@@ -79,7 +80,7 @@ describe('the sender of each datagram', () => {
   });
 
   test('a listener of three parameters still takes what the transport delivers', async () => {
-    const t = await KernelUdpAddressedTransport.open({ localAddress: '127.0.0.1', localPort: 0 });
+    const t = await KernelUdpAddressedTransport.open({ udpIo, localAddress: '127.0.0.1', localPort: 0 });
     cleanups.push(() => t.close());
     const lengths: number[] = [];
     t.onDatagram((_buf, _offset, length) => lengths.push(length));

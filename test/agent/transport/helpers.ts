@@ -1,9 +1,10 @@
 /**
  * Helpers of the transport tests: plain dgram sockets on 127.0.0.1 for the
- * far end, waiting a bounded time for datagrams, and a check that no UDP
- * handle is left open.
+ * far end, waiting a bounded time for datagrams, checks that no UDP handle
+ * or socket is left open, and the two socket implementations to run over.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export interface RawSocket {
   readonly socket: Socket;
@@ -14,8 +15,9 @@ export interface RawSocket {
   close(): Promise<void>;
 }
 
-export async function rawSocket(): Promise<RawSocket> {
-  const socket = createSocket('udp4');
+/** A dgram socket on 127.0.0.1; `recvBufferSize` for bursts beyond the default SO_RCVBUF (~200 KiB), which the kernel would drop. */
+export async function rawSocket(recvBufferSize?: number): Promise<RawSocket> {
+  const socket = createSocket({ type: 'udp4', ...(recvBufferSize !== undefined ? { recvBufferSize } : {}) });
   const received: { msg: Buffer; rinfo: RemoteInfo }[] = [];
   socket.on('message', (msg, rinfo) => received.push({ msg, rinfo }));
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -42,4 +44,38 @@ export async function openUdpHandles(): Promise<string[]> {
   const udp = (): string[] => process.getActiveResourcesInfo().filter((name) => name.startsWith('UDP'));
   await eventually(() => udp().length === 0, 200);
   return udp();
+}
+
+/** Both socket implementations under the agent transports. */
+export const UDP_IOS = ['batched', 'dgram'] as const;
+
+/**
+ * UDP sockets this process holds, read from /proc: the batched addon's
+ * sockets are not libuv handles, so `openUdpHandles` cannot see them.
+ */
+export function ownUdpSockets(): number {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let link: string;
+    try {
+      link = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue; // closed while we looked (readdir's own fd)
+    }
+    const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+    if (inode !== undefined) inodes.add(inode);
+  }
+  let count = 0;
+  for (const table of ['/proc/self/net/udp', '/proc/self/net/udp6']) {
+    for (const line of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
+      if (inodes.has(line.trim().split(/\s+/)[9] ?? '')) count++;
+    }
+  }
+  return count;
+}
+
+/** UDP sockets of this process still open, after a bounded wait for closes to finish. */
+export async function udpSocketsLeft(): Promise<number> {
+  await eventually(() => ownUdpSockets() === 0, 200);
+  return ownUdpSockets();
 }

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { KernelUdpTransport } from '../../../src/agent/transport/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket } from './helpers.js';
+import { eventually, openUdpHandles, rawSocket, udpSocketsLeft, UDP_IOS, type RawSocket } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
   expect(await openUdpHandles()).toEqual([]);
+  expect(await udpSocketsLeft()).toBe(0);
 });
 
 async function far(): Promise<RawSocket> {
@@ -20,10 +21,10 @@ async function open(options: Parameters<typeof KernelUdpTransport.open>[0]): Pro
   return t;
 }
 
-describe('kernel UDP transport', () => {
+describe.each(UDP_IOS)('kernel UDP transport (%s)', (udpIo) => {
   test('sends to the remote from its bound port, copying the payload; receives from anyone', async () => {
     const switchSocket = await far();
-    const t = await open({ localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: switchSocket.port });
+    const t = await open({ udpIo, localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: switchSocket.port });
     expect(t.local.port).toBeGreaterThan(0);
     expect(t.name).toBe(`udp 127.0.0.1:${t.local.port} -> 127.0.0.1:${switchSocket.port}`);
     const buf = Buffer.alloc(8);
@@ -49,33 +50,35 @@ describe('kernel UDP transport', () => {
     expect(t.counters).toMatchObject({ datagramsIn: 2, bytesIn: 3 });
   });
 
-  test('a burst beyond sendQueueLimit is dropped and counted, not buffered', async () => {
+  test('a burst beyond sendQueueLimit: dgram drops and counts it; batched flushes each full queue at once', async () => {
     const switchSocket = await far();
-    const t = await open({ localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: switchSocket.port, sendQueueLimit: 1 });
-    const results = Array.from({ length: 20 }, () => t.send(Buffer.alloc(4)));
+    const t = await open({ udpIo, localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: switchSocket.port, sendQueueLimit: 1 });
+    const results = Array.from({ length: 20 }, (_, i) => t.send(Buffer.alloc(4, i)));
+    const sent = udpIo === 'batched' ? 20 : 1;
+    expect(results.filter((r) => r).length).toBe(sent);
     expect(results[0]).toBe(true);
-    expect(results.filter((r) => !r).length).toBe(19);
-    expect(t.counters.sendDrops).toBe(19);
-    expect(await eventually(() => t.counters.datagramsOut === 1)).toBe(true);
+    expect(t.counters.sendDrops).toBe(20 - sent);
+    expect(await eventually(() => t.counters.datagramsOut === sent && switchSocket.received.length === sent)).toBe(true);
+    expect(switchSocket.received.map(({ msg }) => msg[0])).toEqual([...Array(sent).keys()]);
     expect(t.send(Buffer.alloc(4))).toBe(true); // the buffer came back
   });
 
   test('bad addresses and a port in use are typed errors; oversized payloads are RangeErrors', async () => {
-    await expect(KernelUdpTransport.open({ localAddress: 'localhost', remoteAddress: '127.0.0.1', remotePort: 9 })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
-    await expect(KernelUdpTransport.open({ localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: 0 })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
-    await expect(KernelUdpTransport.open({ localAddress: '::1', remoteAddress: '127.0.0.1', remotePort: 9 })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
+    await expect(KernelUdpTransport.open({ udpIo, localAddress: 'localhost', remoteAddress: '127.0.0.1', remotePort: 9 })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
+    await expect(KernelUdpTransport.open({ udpIo, localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: 0 })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
+    await expect(KernelUdpTransport.open({ udpIo, localAddress: '::1', remoteAddress: '127.0.0.1', remotePort: 9 })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
     const taken = await far();
-    await expect(KernelUdpTransport.open({ localAddress: '127.0.0.1', localPort: taken.port, remoteAddress: '127.0.0.1', remotePort: 9 })).rejects.toMatchObject({
+    await expect(KernelUdpTransport.open({ udpIo, localAddress: '127.0.0.1', localPort: taken.port, remoteAddress: '127.0.0.1', remotePort: 9 })).rejects.toMatchObject({
       code: 'TRANSPORT_BIND_FAILED',
       message: expect.stringMatching(/in use/),
     });
-    const t = await open({ localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: taken.port, maxPayload: 100 });
+    const t = await open({ udpIo, localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: taken.port, maxPayload: 100 });
     expect(() => t.send(Buffer.alloc(101))).toThrow(RangeError);
   });
 
   test('close is idempotent; sends afterwards are dropped', async () => {
     const switchSocket = await far();
-    const t = await KernelUdpTransport.open({ localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: switchSocket.port });
+    const t = await KernelUdpTransport.open({ udpIo, localAddress: '127.0.0.1', remoteAddress: '127.0.0.1', remotePort: switchSocket.port });
     await t.close();
     await t.close();
     expect(t.closed).toBe(true);

@@ -6,12 +6,13 @@
 import { afterEach, expect, test } from 'vitest';
 import { UdpWireTransport } from '../../../src/agent/transport/index.js';
 import { buildUdpFrame, ipv4FromText, macFromText, type UdpFlow } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket } from './helpers.js';
+import { eventually, openUdpHandles, rawSocket, udpSocketsLeft, type RawSocket } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
   expect(await openUdpHandles()).toEqual([]);
+  expect(await udpSocketsLeft()).toBe(0);
 });
 
 const AGENT = { mac: '02:00:00:00:00:01', ip: '10.0.0.1', udpPort: 40001 };

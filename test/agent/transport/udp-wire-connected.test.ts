@@ -1,19 +1,21 @@
 /**
  * The UDP wire transport on a local port given explicitly: the socket is
- * connected to its peer, sends take dgram's synchronous path (no callback),
+ * connected to its peer (dgram: sends take its synchronous path, no callback;
+ * batched: sends name no address),
  * the kernel keeps strangers out, and setPeer falls back to addressed sends.
  */
 import { createSocket, Socket } from 'node:dgram';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { UdpWireTransport } from '../../../src/agent/transport/index.js';
+import { UdpWireTransport, type UdpIo } from '../../../src/agent/transport/index.js';
 import { buildUdpFrame, ipv4FromText, macFromText, parseUdpFrame } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket } from './helpers.js';
+import { eventually, openUdpHandles, rawSocket, type RawSocket, udpSocketsLeft, UDP_IOS } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   vi.restoreAllMocks();
   for (const cleanup of cleanups.splice(0)) await cleanup();
   expect(await openUdpHandles()).toEqual([]);
+  expect(await udpSocketsLeft()).toBe(0);
 });
 
 const AGENT = { mac: '02:00:00:00:00:01', ip: '10.0.0.1', udpPort: 40001 };
@@ -34,8 +36,8 @@ async function far(): Promise<RawSocket> {
   return s;
 }
 
-async function connectedWire(peerPort: number, sendQueueLimit?: number): Promise<UdpWireTransport> {
-  const t = await UdpWireTransport.open({ localPort: await freePort(), peerPort, host: AGENT, remote: SWITCH, sendQueueLimit });
+async function connectedWire(udpIo: UdpIo, peerPort: number, sendQueueLimit?: number): Promise<UdpWireTransport> {
+  const t = await UdpWireTransport.open({ udpIo, localPort: await freePort(), peerPort, host: AGENT, remote: SWITCH, sendQueueLimit });
   cleanups.push(() => t.close());
   return t;
 }
@@ -60,10 +62,10 @@ const payloadOf = (msg: Buffer): number => {
   return msg[udp.payloadOffset]!;
 };
 
-describe('UDP wire transport, connected to its peer', () => {
-  test('sends in order and counts each send at once; only the peer reaches it', async () => {
+describe.each(UDP_IOS)('UDP wire transport, connected to its peer (%s)', (udpIo) => {
+  test('sends in order and counts each send; only the peer reaches it', async () => {
     const port = await far();
-    const t = await connectedWire(port.port);
+    const t = await connectedWire(udpIo, port.port);
     const got: number[] = [];
     t.onDatagram((buf, offset) => got.push(buf[offset]!));
     const payload = Buffer.alloc(1);
@@ -71,8 +73,8 @@ describe('UDP wire transport, connected to its peer', () => {
       payload[0] = i; // the same buffer, rewritten at once: the transport copied it
       expect(t.send(payload)).toBe(true);
     }
-    expect(t.counters).toMatchObject({ datagramsOut: 50, sendDrops: 0 });
     expect(await eventually(() => port.received.length === 50)).toBe(true);
+    expect(t.counters).toMatchObject({ datagramsOut: 50, sendDrops: 0 });
     expect(port.received.map((r) => payloadOf(r.msg))).toEqual([...Array(50).keys()]);
 
     // The stranger's datagram goes out first: had the kernel let it through,
@@ -87,9 +89,10 @@ describe('UDP wire transport, connected to its peer', () => {
     expect(t.foreign).toBe(0); // the kernel dropped the stranger's datagram
   });
 
-  test('drops (counted) when libuv already queues sendQueueLimit sends the kernel has not taken', async () => {
+  // Batched sends never wait in user space beyond one flush (batched-agent-socket.test.ts).
+  test.runIf(udpIo === 'dgram')('drops (counted) when libuv already queues sendQueueLimit sends the kernel has not taken', async () => {
     const port = await far();
-    const t = await connectedWire(port.port, 2);
+    const t = await connectedWire(udpIo, port.port, 2);
     const queued = vi.spyOn(Socket.prototype, 'getSendQueueCount').mockReturnValue(2);
     expect(t.send(Buffer.from([1]))).toBe(false);
     expect(t.counters).toMatchObject({ datagramsOut: 0, sendDrops: 1 });
@@ -104,7 +107,7 @@ describe('UDP wire transport, connected to its peer', () => {
   test('setPeer to another socket keeps the local port and sends there', async () => {
     const first = await far();
     const second = await far();
-    const t = await connectedWire(first.port);
+    const t = await connectedWire(udpIo, first.port);
     const localPort = t.local.port;
     t.send(Buffer.from([1]));
     t.setPeer('127.0.0.1', second.port);

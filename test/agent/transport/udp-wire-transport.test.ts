@@ -12,12 +12,13 @@ import {
   parseUdpFrame,
   type UdpFlow,
 } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket } from './helpers.js';
+import { eventually, openUdpHandles, rawSocket, type RawSocket, udpSocketsLeft, UDP_IOS } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
   expect(await openUdpHandles()).toEqual([]);
+  expect(await udpSocketsLeft()).toBe(0);
 });
 
 const AGENT = { mac: '02:00:00:00:00:01', ip: '10.0.0.1', udpPort: 40001 };
@@ -51,10 +52,10 @@ function frameToAgent(payload: Buffer, change: Partial<UdpFlow> = {}): Buffer {
   return buf.subarray(0, buildUdpFrame(buf, 0, flow, payload));
 }
 
-describe('UDP wire transport', () => {
+describe.each(UDP_IOS)('UDP wire transport (%s)', (udpIo) => {
   test('sends whole Ethernet/IPv4/UDP frames from the host to the static remote, UDP checksum included', async () => {
     const port = await switchPort();
-    const t = await open({ peerPort: port.port, host: AGENT, remote: SWITCH });
+    const t = await open({ udpIo, peerPort: port.port, host: AGENT, remote: SWITCH });
     expect(t.peer).toMatchObject({ address: '127.0.0.1', port: port.port });
     expect(t.send(Buffer.from('hello'))).toBe(true);
     expect(await eventually(() => port.received.length === 1)).toBe(true);
@@ -71,7 +72,7 @@ describe('UDP wire transport', () => {
 
   test('sendTo: the same next hop (the remote MAC), the IPv4 destination and UDP port the caller names', async () => {
     const port = await switchPort();
-    const t = await open({ peerPort: port.port, host: AGENT, remote: SWITCH });
+    const t = await open({ udpIo, peerPort: port.port, host: AGENT, remote: SWITCH });
     expect(t.sendTo(socketAddress('10.0.3.7', 48897, 'test'), Buffer.from('ack one'))).toBe(true);
     expect(t.sendTo(socketAddress('10.0.3.8', 48898, 'test'), Buffer.from('ack two, cut'), 7)).toBe(true);
     expect(await eventually(() => port.received.length === 2)).toBe(true);
@@ -94,7 +95,7 @@ describe('UDP wire transport', () => {
 
   test('udpChecksum: false sends checksum 0', async () => {
     const port = await switchPort();
-    const t = await open({ peerPort: port.port, host: AGENT, remote: SWITCH, udpChecksum: false });
+    const t = await open({ udpIo, peerPort: port.port, host: AGENT, remote: SWITCH, udpChecksum: false });
     t.send(Buffer.from([1, 2, 3]));
     expect(await eventually(() => port.received.length === 1)).toBe(true);
     const parsed = parseUdpFrame(port.received[0]!.msg);
@@ -103,7 +104,7 @@ describe('UDP wire transport', () => {
 
   test('hands the UDP payload of frames for it to the listener; drops and counts everything else', async () => {
     const port = await switchPort();
-    const t = await open({ peerPort: port.port, host: AGENT, remote: SWITCH });
+    const t = await open({ udpIo, peerPort: port.port, host: AGENT, remote: SWITCH });
     const got: string[] = [];
     t.onDatagram((buf, offset, length) => got.push(buf.subarray(offset, offset + length).toString()));
     const good = frameToAgent(Buffer.from('for you'));
@@ -132,7 +133,7 @@ describe('UDP wire transport', () => {
 
   test('answers ARP requests for its own IP, and only those', async () => {
     const port = await switchPort();
-    const t = await open({ peerPort: port.port, host: AGENT, remote: SWITCH });
+    const t = await open({ udpIo, peerPort: port.port, host: AGENT, remote: SWITCH });
     const request = (targetIp: string): Buffer => {
       const buf = Buffer.alloc(64);
       const arp = { operation: ArpOperation.REQUEST, senderMac: macFromText(SWITCH.mac), senderIp: ipv4FromText(SWITCH.ip), targetMac: 0, targetIp: ipv4FromText(targetIp) } as const;
@@ -158,8 +159,8 @@ describe('UDP wire transport', () => {
 
   test('two agents wired back to back exchange payloads (peer set after both are bound)', async () => {
     const B = { mac: '02:00:00:00:00:02', ip: '10.0.0.2', udpPort: 40002 };
-    const a = await open({ host: AGENT, remote: B });
-    const b = await open({ host: B, remote: AGENT });
+    const a = await open({ udpIo, host: AGENT, remote: B });
+    const b = await open({ udpIo, host: B, remote: AGENT });
     expect(a.send(Buffer.from('early'))).toBe(false); // no peer yet
     a.setPeer('127.0.0.1', b.local.port);
     b.setPeer('127.0.0.1', a.local.port);
@@ -175,10 +176,10 @@ describe('UDP wire transport', () => {
   });
 
   test('wire ends must be loopback unless allowed; MACs and IPs are checked', async () => {
-    await expect(UdpWireTransport.open({ localAddress: '10.1.2.3', host: AGENT, remote: SWITCH })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
-    await expect(UdpWireTransport.open({ peerAddress: '192.0.2.1', peerPort: 9, host: AGENT, remote: SWITCH })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
-    await expect(UdpWireTransport.open({ host: { ...AGENT, mac: 'zz' }, remote: SWITCH })).rejects.toMatchObject({ code: 'WIRE_BAD_MAC_TEXT' });
-    await expect(UdpWireTransport.open({ host: AGENT, remote: { ...SWITCH, udpPort: 0 } })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
-    await expect(UdpWireTransport.open({ host: { ...AGENT, ip: 2 ** 32 }, remote: SWITCH })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
+    await expect(UdpWireTransport.open({ udpIo, localAddress: '10.1.2.3', host: AGENT, remote: SWITCH })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
+    await expect(UdpWireTransport.open({ udpIo, peerAddress: '192.0.2.1', peerPort: 9, host: AGENT, remote: SWITCH })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
+    await expect(UdpWireTransport.open({ udpIo, host: { ...AGENT, mac: 'zz' }, remote: SWITCH })).rejects.toMatchObject({ code: 'WIRE_BAD_MAC_TEXT' });
+    await expect(UdpWireTransport.open({ udpIo, host: AGENT, remote: { ...SWITCH, udpPort: 0 } })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
+    await expect(UdpWireTransport.open({ udpIo, host: { ...AGENT, ip: 2 ** 32 }, remote: SWITCH })).rejects.toMatchObject({ code: 'TRANSPORT_BAD_ADDRESS' });
   });
 });

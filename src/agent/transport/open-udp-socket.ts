@@ -1,0 +1,42 @@
+/**
+ * Opens the UDP socket a transport runs on: batched (our addon) or dgram, as
+ * `udpIo` and the process's choice say (udp-io.ts).
+ */
+import type { AgentUdpSocket, MessageHandler, UdpSocketOptions } from './agent-udp-socket.js';
+import { BatchedAgentSocket } from './batched-agent-socket.js';
+import type { MutableTransportCounters } from './datagram-transport.js';
+import type { SocketAddress } from './socket-address.js';
+import { chooseUdpIo } from './udp-io.js';
+import { DEFAULT_BUFFER_BYTES, DEFAULT_SEND_QUEUE_LIMIT, PooledUdpSocket } from './udp-socket.js';
+
+/**
+ * Binds to `local` (port 0: the system chooses) with send buffers of
+ * `bufferSize` bytes; sends count into `counters`. Throws TransportError
+ * when the bind fails or batched I/O was asked for and cannot be had.
+ */
+export async function openUdpSocket(
+  local: SocketAddress,
+  what: string,
+  options: UdpSocketOptions,
+  bufferSize: number,
+  counters: MutableTransportCounters,
+  onMessage: MessageHandler,
+): Promise<AgentUdpSocket> {
+  const limit = options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sendQueueLimit must be a positive integer, not ${limit}`);
+  const choice = chooseUdpIo(options.udpIo, what);
+  if (choice.io === 'dgram') return PooledUdpSocket.bind(local, what, options, bufferSize, counters, onMessage);
+  return BatchedAgentSocket.bind(
+    local,
+    {
+      what,
+      addon: choice.addon,
+      bufferSize,
+      sendQueueLimit: limit,
+      recvBufferSize: options.recvBufferSize ?? DEFAULT_BUFFER_BYTES,
+      sendBufferSize: options.sendBufferSize ?? DEFAULT_BUFFER_BYTES,
+    },
+    counters,
+    onMessage,
+  );
+}
