@@ -37,7 +37,7 @@ export interface DemoOptions {
   readonly sparsity?: Sparsity;
   /** Hierarchical AllReduce's rack of each rank (worker h(r+1)); undefined: pairs of hosts (see demoRacks). */
   readonly racks?: readonly string[];
-  /** The switch's UDP-wire sockets (`p4ina switch --udp-io`); undefined: the switch's default. */
+  /** UDP sockets of the switch's wires and the SwitchML workers (`--udp-io`); undefined: their default. */
   readonly udpIo?: UdpWireIo;
 }
 
@@ -100,8 +100,9 @@ options:
                      the workers use E; ${SWITCHML_MAX_ELEMENTS} is the most a 1500-byte MTU takes
   --racks LIST       with hierarchical: every worker's rack, in rank order, e.g. 0,0,0,1,1
                      (default pairs: h1 h2 | h3 h4 | …); each rack's first worker is its leader
-  --udp-io IO        the switch's UDP-wire sockets: ${UDP_WIRE_IO_CHOICES.join(' or ')} (p4ina switch --udp-io;
-                     default: batched where the udp_batch addon loads)
+  --udp-io IO        UDP sockets of the switch's wires and of the SwitchML workers:
+                     ${UDP_WIRE_IO_CHOICES.join(' or ')} (p4ina switch/agent --udp-io; default: batched
+                     where the udp_batch addon loads)
   --timeout SEC      longest wait for one algorithm's run (default ${DEFAULT_DEMO_OPTIONS.runTimeoutMs / 1000})
   --keep-going       run the remaining algorithms when one failed, and report them all
   --json             print one JSON document instead of the table

@@ -25,7 +25,7 @@ export async function runSwitchMl(ctx: DemoRunContext): Promise<DemoRow> {
     },
   });
   try {
-    const run = { workers: hosts.length, poolSize: options.poolSize, elements: options.switchMlElements, length: ctx.elements, seed: options.seed };
+    const run = { workers: hosts.length, poolSize: options.poolSize, elements: options.switchMlElements, length: ctx.elements, seed: options.seed, udpIo: options.udpIo };
     const outcomes = await runWorkerPhase(ctx, {
       algorithm: 'switchml',
       argvByRank: hosts.map((h, rank) => [...switchMlAgentArgs(h, sw.wires[rank]!, run), ...(ctx.hooks.extraSwitchMlArgs?.(rank) ?? [])]),
