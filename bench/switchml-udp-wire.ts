@@ -5,7 +5,7 @@
  * (closed-loop-workers.ts) keep a window of slots busy through:
  * - a hand-written Node relay that only counts updates per slot and sends
  *   the 4th back to all 4 workers (the I/O alone, Node's dgram);
- * - `p4ina switch` running p4/switchml.p4 (compiled with 64 or 256 values per
+ * - `p4ina switch` running p4/switchml.p4 (compiled with 64, 256 or 364 values per
  *   packet), programmed over P4Runtime with the fixture's job, with Node's
  *   dgram (`--udp-io dgram`) and with the batched addon (`--udp-io batched`)
  *   when this build has it;
@@ -114,7 +114,7 @@ export const switchMlUdpWire: Benchmark = {
     if (baseline !== undefined && !existsSync(baseline)) throw new Error(`P4INA_BENCH_BASELINE_CLI=${baseline}: no such file`);
     const batched = supportsUdpIo(cli);
     const forwarders: Forwarder[] = [];
-    for (const elements of quick ? [64] : [64, 256]) {
+    for (const elements of quick ? [64] : [64, 256, 364]) {
       forwarders.push(relayForwarder(elements));
       if (baseline) forwarders.push(switchForwarder(baseline, 'p4ina switch, baseline build', elements));
       forwarders.push(switchForwarder(cli, 'p4ina switch', elements, batched ? 'dgram' : undefined));
