@@ -64,9 +64,9 @@ describe.runIf(built)('p4ina demo --algorithm omnireduce through the built switc
     expect(omni).toMatchObject({ algorithm: 'omnireduce', workers: 3, identical: true, boundViolations: 0, failure: undefined });
     expect(rowIsExact(omni!)).toBe(true);
     expect(digests.get('omnireduce')).toEqual(Array(3).fill(expectedSha(options, 256)));
-    // SwitchML reduced the same sparse tensors (its chunk is its 64 values per packet).
+    // SwitchML reduced the same sparse tensors (its chunk is its values per packet, the demo's default).
     expect(rowIsExact(switchml!)).toBe(true);
-    expect(digests.get('switchml')).toEqual(Array(3).fill(expectedSha(options, 64)));
+    expect(digests.get('switchml')).toEqual(Array(3).fill(expectedSha(options, options.switchMlElements)));
     // 10% of the blocks carry values: a worker sends its ~26 blocks of 1 KiB, a priming and a value-less
     // message per round it holds nothing for, and every frame's headers — far below SwitchML's every value.
     const dense = options.tensorBytes;

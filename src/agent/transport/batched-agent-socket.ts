@@ -33,6 +33,14 @@ export interface BatchedAgentSocketSettings {
   readonly sendQueueLimit: number;
   readonly recvBufferSize: number;
   readonly sendBufferSize: number;
+  /**
+   * UDP GSO on send and GRO on receive. Only for a UDP wire, whose datagrams
+   * are frames of an emulated link that no device on the way looks into: on a
+   * network, a GSO message crosses every device that does not segment it
+   * (veth pairs, bridges, netfilter, an AF_PACKET switch) as one packet, so
+   * marking, counting and shaping would see one packet for up to 64 datagrams.
+   */
+  readonly coalesce: boolean;
 }
 
 function sameEnd(a: SocketAddress, b: SocketAddress): boolean {
@@ -72,7 +80,16 @@ export class BatchedAgentSocket implements AgentUdpSocket {
     let socket: BatchedUdpSocket;
     try {
       socket = BatchedUdpSocket.open(
-        { family: local.family, address: local.address, port: local.port, receiveBufferBytes: settings.recvBufferSize, sendBufferBytes: settings.sendBufferSize, addon: settings.addon },
+        {
+          family: local.family,
+          address: local.address,
+          port: local.port,
+          receiveBufferBytes: settings.recvBufferSize,
+          sendBufferBytes: settings.sendBufferSize,
+          gso: settings.coalesce,
+          gro: settings.coalesce,
+          addon: settings.addon,
+        },
         (datagram: Buffer, source: UdpSource) => {
           rinfo.address = source.address;
           rinfo.port = source.port;

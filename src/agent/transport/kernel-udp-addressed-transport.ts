@@ -50,7 +50,7 @@ export class KernelUdpAddressedTransport extends ListeningTransport implements A
       throw new RangeError(`maxPayload must be an integer in 1..${MAX_UDP_PAYLOAD}, not ${maxPayload}`);
     }
     const transport = new KernelUdpAddressedTransport('udp', maxPayload);
-    transport.socket = await openUdpSocket(local, 'kernel UDP server transport', options, maxPayload, transport.counters, transport.onMessage);
+    transport.socket = await openUdpSocket(local, 'kernel UDP server transport', options, maxPayload, transport.counters, transport.onMessage, false);
     if (options.observeCe === true) {
       try {
         transport.observer = Ipv4CeObserver.forSocket(transport.socket.local, 'kernel UDP server transport');

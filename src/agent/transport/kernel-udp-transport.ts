@@ -66,7 +66,7 @@ export class KernelUdpTransport extends BaseTransport implements CeMarkSource {
       throw new RangeError(`maxPayload must be an integer in 1..${MAX_UDP_PAYLOAD}, not ${maxPayload}`);
     }
     const transport = new KernelUdpTransport('udp', maxPayload, remote);
-    transport.socket = await openUdpSocket(local, 'kernel UDP transport', options, maxPayload, transport.counters, transport.onMessage);
+    transport.socket = await openUdpSocket(local, 'kernel UDP transport', options, maxPayload, transport.counters, transport.onMessage, false);
     if (options.observeCe === true) {
       try {
         transport.observer = Ipv4CeObserver.forSocket(transport.socket.local, 'kernel UDP transport');

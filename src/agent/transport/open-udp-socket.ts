@@ -11,8 +11,10 @@ import { DEFAULT_BUFFER_BYTES, DEFAULT_SEND_QUEUE_LIMIT, PooledUdpSocket } from 
 
 /**
  * Binds to `local` (port 0: the system chooses) with send buffers of
- * `bufferSize` bytes; sends count into `counters`. Throws TransportError
- * when the bind fails or batched I/O was asked for and cannot be had.
+ * `bufferSize` bytes; sends count into `counters`. `coalesce`: UDP GSO/GRO
+ * on a batched socket, for UDP wires only (BatchedAgentSocketSettings says
+ * why). Throws TransportError when the bind fails or batched I/O was asked
+ * for and cannot be had.
  */
 export async function openUdpSocket(
   local: SocketAddress,
@@ -21,6 +23,7 @@ export async function openUdpSocket(
   bufferSize: number,
   counters: MutableTransportCounters,
   onMessage: MessageHandler,
+  coalesce: boolean,
 ): Promise<AgentUdpSocket> {
   const limit = options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sendQueueLimit must be a positive integer, not ${limit}`);
@@ -35,6 +38,7 @@ export async function openUdpSocket(
       sendQueueLimit: limit,
       recvBufferSize: options.recvBufferSize ?? DEFAULT_BUFFER_BYTES,
       sendBufferSize: options.sendBufferSize ?? DEFAULT_BUFFER_BYTES,
+      coalesce,
     },
     counters,
     onMessage,

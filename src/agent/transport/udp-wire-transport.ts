@@ -173,7 +173,7 @@ export class UdpWireTransport extends BaseTransport implements UdpWireCounters, 
     const local = transport.wireEnd(options.localAddress ?? '127.0.0.1', options.localPort ?? 0, 'local', true);
     if (options.peerPort !== undefined) transport.setPeer(options.peerAddress ?? '127.0.0.1', options.peerPort, local);
     const frameSize = maxPayload + udpFrameOverhead(transport.vlan);
-    transport.socket = await openUdpSocket(local, 'UDP wire transport', options, frameSize, transport.counters, transport.onMessage);
+    transport.socket = await openUdpSocket(local, 'UDP wire transport', options, frameSize, transport.counters, transport.onMessage, true);
     transport.rename(`udp-wire ${formatSocketAddress(transport.socket.local)}`);
     // A wire has one peer: connected, its sends take dgram's fast path. Not on
     // an ephemeral port, which Linux would change if setPeer disconnected it.

@@ -137,7 +137,7 @@ describe('batched agent socket: drops', () => {
     const counters = new MutableTransportCounters();
     const local = socketAddress('127.0.0.1', 0, 'local', true);
     const to = socketAddress('127.0.0.1', 9, 'peer');
-    const socket = BatchedAgentSocket.bind(local, { what: 'test', addon, bufferSize: 16, sendQueueLimit: 5, recvBufferSize: 0, sendBufferSize: 0 }, counters, () => {});
+    const socket = BatchedAgentSocket.bind(local, { what: 'test', addon, bufferSize: 16, sendQueueLimit: 5, recvBufferSize: 0, sendBufferSize: 0, coalesce: false }, counters, () => {});
     expect(socket.local.port).toBe(40000);
     const sendBurst = (count: number, tag: number): void => {
       for (let i = 0; i < count; i++) {
