@@ -7,7 +7,7 @@ import { BatchedAgentSocket } from './batched-agent-socket.js';
 import type { MutableTransportCounters } from './datagram-transport.js';
 import type { SocketAddress } from './socket-address.js';
 import { chooseUdpIo } from './udp-io.js';
-import { DEFAULT_BUFFER_BYTES, DEFAULT_SEND_QUEUE_LIMIT, PooledUdpSocket } from './udp-socket.js';
+import { DEFAULT_BUFFER_BYTES, PooledUdpSocket, sendQueueLimitOf } from './udp-socket.js';
 
 /**
  * Binds to `local` (port 0: the system chooses) with send buffers of
@@ -25,8 +25,7 @@ export async function openUdpSocket(
   onMessage: MessageHandler,
   coalesce: boolean,
 ): Promise<AgentUdpSocket> {
-  const limit = options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sendQueueLimit must be a positive integer, not ${limit}`);
+  const limit = sendQueueLimitOf(options);
   const choice = chooseUdpIo(options.udpIo, what);
   if (choice.io === 'dgram') return PooledUdpSocket.bind(local, what, options, bufferSize, counters, onMessage);
   return BatchedAgentSocket.bind(

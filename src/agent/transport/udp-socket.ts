@@ -19,9 +19,16 @@ import { SendBufferPool } from './send-buffer-pool.js';
 import { formatSocketAddress, type SocketAddress } from './socket-address.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
 
-export const DEFAULT_SEND_QUEUE_LIMIT = 4096;
+const DEFAULT_SEND_QUEUE_LIMIT = 4096;
 export const DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
 const log = moduleLogger('agent.transport.udp');
+
+/** options.sendQueueLimit, or the default; a RangeError unless a positive integer. */
+export function sendQueueLimitOf(options: UdpSocketOptions): number {
+  const limit = options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sendQueueLimit must be a positive integer, not ${limit}`);
+  return limit;
+}
 
 export class PooledUdpSocket implements AgentUdpSocket {
   /** Where the socket is bound (the port the system chose, when 0 was asked for). */
@@ -52,8 +59,7 @@ export class PooledUdpSocket implements AgentUdpSocket {
     counters: MutableTransportCounters,
     onMessage: MessageHandler,
   ): Promise<PooledUdpSocket> {
-    const limit = options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sendQueueLimit must be a positive integer, not ${limit}`);
+    const limit = sendQueueLimitOf(options);
     const socket = createSocket({
       type: local.family === 4 ? 'udp4' : 'udp6',
       recvBufferSize: options.recvBufferSize ?? DEFAULT_BUFFER_BYTES,

@@ -16,6 +16,7 @@
 import { BatchedUdpSocket, isErrnoError, type UdpErrnoError, type UdpSendResult } from '../../net/udp-batch/batched-udp-socket.js';
 import type { NativeUdpBatchModule } from '../../net/udp-batch/native-udp-batch.js';
 import { moduleLogger } from '../../log/logger.js';
+import { SendBatcher } from './send-batcher.js';
 import type { UdpWireSink, UdpWireSocketOptions, UdpWireTransport } from './udp-wire-io.js';
 
 const log = moduleLogger('switch.ports.udp');
@@ -26,19 +27,15 @@ export class BatchedWireTransport implements UdpWireTransport {
   private sink!: UdpWireSink;
   private socket: BatchedUdpSocket | undefined;
   private connectedFlag = false;
-  private readonly queue: Buffer[] = [];
-  private flushScheduled = false;
-  private readonly flushQueued = (): void => {
-    this.flushScheduled = false;
-    this.flush();
-  };
+  private readonly batcher: SendBatcher;
 
   private constructor(
     private readonly opened: BatchedUdpSocket,
-    private readonly sendQueueLimit: number,
+    sendQueueLimit: number,
     private readonly connectable: boolean,
   ) {
     this.socket = opened;
+    this.batcher = new SendBatcher(sendQueueLimit, (frames) => this.sendNow(frames));
   }
 
   /** Binds the socket; throws the bind's errno error, or UdpBatchError when the addon cannot be used. */
@@ -75,20 +72,14 @@ export class BatchedWireTransport implements UdpWireTransport {
   }
 
   send(frame: Buffer): boolean {
-    this.queue.push(frame);
-    if (this.queue.length >= this.sendQueueLimit) {
-      this.flush();
-    } else if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      queueMicrotask(this.flushQueued);
-    }
+    this.batcher.add(frame);
     return true;
   }
 
   repoint(): void {
     const socket = this.socket;
     if (socket === undefined || !this.connectable) return;
-    this.flush(); // frames sent before the change go to the peer they were sent to
+    this.batcher.flush(); // frames sent before the change go to the peer they were sent to
     const { address, port } = this.sink.peer;
     try {
       socket.connect(address, port);
@@ -102,26 +93,25 @@ export class BatchedWireTransport implements UdpWireTransport {
   close(): Promise<void> {
     const socket = this.socket;
     if (socket !== undefined) {
-      this.flush(); // frames accepted by send() before close still go out
+      this.batcher.flush(); // frames accepted by send() before close still go out
       this.socket = undefined;
       socket.close();
     }
     return Promise.resolve();
   }
 
-  private flush(): void {
+  private sendNow(frames: Buffer[]): void {
     const socket = this.socket;
-    if (this.queue.length === 0 || socket === undefined) return;
+    if (socket === undefined) return;
     let result: UdpSendResult;
     try {
       const { address, port } = this.sink.peer;
-      result = this.connectedFlag ? socket.send(this.queue) : socket.sendTo(this.queue, address, port);
+      result = this.connectedFlag ? socket.send(frames) : socket.sendTo(frames, address, port);
     } catch (err) {
       if (!isErrnoError(err)) log.error({ err, port: this.sink.number }, 'batched UDP send threw');
       result = { sent: 0, sentBytes: 0, error: isErrnoError(err) ? err : null };
     }
-    const refused = this.queue.length - result.sent;
-    this.queue.length = 0; // the addon is done with the frames once send() returns
+    const refused = frames.length - result.sent;
     const counters = this.sink.counters;
     counters.framesOut += result.sent;
     counters.bytesOut += result.sentBytes;

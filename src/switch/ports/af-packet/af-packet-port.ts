@@ -16,6 +16,7 @@
 import { moduleLogger } from '../../../log/logger.js';
 import { BasePort, MIN_FRAME_BYTES } from '../port.js';
 import { checkPortNumber } from '../port-number.js';
+import { SendBatcher } from '../send-batcher.js';
 import { AF_PACKET_ERROR_CODES, AfPacketError, type AfPacketErrorCode } from './af-packet-error.js';
 import { forEachFrame } from './frame-batch.js';
 import { loadAfPacketAddon } from './load-addon.js';
@@ -74,27 +75,22 @@ function isErrnoError(err: unknown): err is NativeErrnoError {
 
 export class AfPacketPort extends BasePort {
   private socket: NativeAfPacketSocket | undefined;
-  private readonly queue: Buffer[] = [];
-  private readonly batchSize: number;
-  private flushScheduled = false;
+  private readonly batcher: SendBatcher;
   private receiveErrors = 0;
   private sendErrors = 0;
   /** errno names already logged at warn level; repeats go to debug, so a flapping link cannot flood the log. */
   private readonly warned = new Set<string>();
-  private readonly flushQueued = (): void => {
-    this.flushScheduled = false;
-    this.flush();
-  };
 
   private constructor(number: number, iface: string, addon: NativeAfPacketModule, options: AfPacketPortOptions) {
     super(number, iface, 'iface');
-    this.batchSize = options.batchSize ?? DEFAULTS.batchSize;
+    const batchSize = options.batchSize ?? DEFAULTS.batchSize;
+    this.batcher = new SendBatcher(batchSize, (frames) => this.sendNow(frames));
     this.socket = new addon.AfPacketSocket(
       iface,
       (batch, count) => this.received(batch, count),
       (error) => this.receiveFailed(error),
       {
-        batchSize: this.batchSize,
+        batchSize,
         maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.maxFrameBytes,
         receiveBufferBytes: options.receiveBufferBytes ?? DEFAULTS.receiveBufferBytes,
         sendBufferBytes: options.sendBufferBytes ?? DEFAULTS.sendBufferBytes,
@@ -140,13 +136,7 @@ export class AfPacketPort extends BasePort {
       this.counters.drops++;
       return false;
     }
-    this.queue.push(frame);
-    if (this.queue.length >= this.batchSize) {
-      this.flush();
-    } else if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      queueMicrotask(this.flushQueued);
-    }
+    this.batcher.add(frame);
     return true;
   }
 
@@ -159,25 +149,24 @@ export class AfPacketPort extends BasePort {
   protected release(): Promise<void> {
     const socket = this.socket;
     if (socket !== undefined) {
-      this.flush(); // frames accepted by send() before close still go out
+      this.batcher.flush(); // frames accepted by send() before close still go out
       this.socket = undefined;
       socket.close();
     }
     return Promise.resolve();
   }
 
-  private flush(): void {
+  private sendNow(frames: Buffer[]): void {
     const socket = this.socket;
-    if (this.queue.length === 0 || socket === undefined) return;
+    if (socket === undefined) return;
     let result: NativeSendResult;
     try {
-      result = socket.send(this.queue);
+      result = socket.send(frames);
     } catch (err) {
       result = { sent: 0, sentBytes: 0, error: isErrnoError(err) ? err : null };
       if (!isErrnoError(err)) log.error({ err, port: this.number }, 'AF_PACKET send threw');
     }
-    const refused = this.queue.length - result.sent;
-    this.queue.length = 0; // the addon is done with the frames once send() returns
+    const refused = frames.length - result.sent;
     this.counters.framesOut += result.sent;
     this.counters.bytesOut += result.sentBytes;
     if (refused > 0) {
