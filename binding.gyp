@@ -17,6 +17,8 @@
             'native/af_packet/packet_socket.c',
             'native/af_packet/port_lifetime.c',
             'native/af_packet/receive_path.c',
+            'native/common/mmsg_ring.c',
+            'native/common/mmsg_send.c',
           ],
           # N-API 8: async cleanup hooks (Node >= 12.19; package.json wants >= 20).
           'defines': ['NAPI_VERSION=8'],
@@ -47,6 +49,8 @@
             'native/udp_batch/send_methods.c',
             'native/udp_batch/socket_lifetime.c',
             'native/udp_batch/socket_setup.c',
+            'native/common/mmsg_ring.c',
+            'native/common/mmsg_send.c',
           ],
           'defines': ['NAPI_VERSION=8'],
           'cflags_c': ['-std=gnu11', '-Wall', '-Wextra', '-Wshadow', '-Wstrict-prototypes', '-Wno-unused-parameter'],

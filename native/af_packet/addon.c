@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/mmsg_send.h"
 #include "js_errors.h"
 #include "port.h"
 
@@ -253,7 +254,7 @@ static napi_value send_frames(napi_env env, napi_callback_info info) {
     total.sent_bytes += outcome.sent_bytes;
     if (outcome.last_error != 0) total.last_error = outcome.last_error;
     /* A full socket buffer will not drain within this call: drop the rest. */
-    if (outcome.last_error == EAGAIN || outcome.last_error == EWOULDBLOCK || outcome.last_error == ENOBUFS) break;
+    if (mmsg_buffer_full(outcome.last_error)) break;
   }
   return send_result(env, port, &total);
 }

@@ -7,62 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/mmsg_send.h"
+
 #ifndef TP_STATUS_VLAN_TPID_VALID
 #define TP_STATUS_VLAN_TPID_VALID (1 << 6)
 #endif
 
-enum { MAC_ADDRESSES_BYTES = 12, VLAN_TAG_BYTES = 4, MAX_EINTR_RETRIES = 4 };
+enum { MAC_ADDRESSES_BYTES = 12, VLAN_TAG_BYTES = 4 };
 
 int afp_rx_init(afp_rx *rx, unsigned capacity, size_t frame_bytes) {
-  memset(rx, 0, sizeof *rx);
-  rx->capacity = capacity;
-  rx->frame_bytes = frame_bytes;
-  /* malloc of a large block maps pages lazily: memory is committed only for
-   * the frame lengths actually received. */
-  rx->area = malloc((size_t)capacity * frame_bytes);
-  rx->messages = calloc(capacity, sizeof *rx->messages);
-  rx->vectors = calloc(capacity, sizeof *rx->vectors);
-  rx->addresses = calloc(capacity, sizeof *rx->addresses);
-  rx->controls = calloc(capacity, sizeof *rx->controls);
-  if (!rx->area || !rx->messages || !rx->vectors || !rx->addresses || !rx->controls) {
-    afp_rx_free(rx);
-    return ENOMEM;
-  }
-  for (unsigned i = 0; i < capacity; i++) {
-    rx->vectors[i].iov_base = rx->area + (size_t)i * frame_bytes;
-    rx->vectors[i].iov_len = frame_bytes;
-  }
-  return 0;
-}
-
-void afp_rx_free(afp_rx *rx) {
-  free(rx->area);
-  free(rx->messages);
-  free(rx->vectors);
-  free(rx->addresses);
-  free(rx->controls);
-  memset(rx, 0, sizeof *rx);
-}
-
-int afp_rx_receive(int fd, afp_rx *rx) {
-  /* The kernel overwrites the lengths and flags: reset them every call. */
-  for (unsigned i = 0; i < rx->capacity; i++) {
-    struct msghdr *header = &rx->messages[i].msg_hdr;
-    header->msg_name = &rx->addresses[i];
-    header->msg_namelen = sizeof rx->addresses[i];
-    header->msg_iov = &rx->vectors[i];
-    header->msg_iovlen = 1;
-    header->msg_control = rx->controls[i].bytes;
-    header->msg_controllen = sizeof rx->controls[i].bytes;
-    header->msg_flags = 0;
-    rx->messages[i].msg_len = 0;
-  }
-  for (int attempt = 0; attempt <= MAX_EINTR_RETRIES; attempt++) {
-    int received = recvmmsg(fd, rx->messages, rx->capacity, MSG_DONTWAIT, NULL);
-    if (received >= 0) return received;
-    if (errno != EINTR) return -errno;
-  }
-  return -EINTR;
+  /* Room for the one control message we ask for (PACKET_AUXDATA). */
+  return mmsg_ring_init(rx, capacity, frame_bytes, sizeof(struct sockaddr_ll), CMSG_SPACE(sizeof(struct tpacket_auxdata)));
 }
 
 static const struct tpacket_auxdata *find_auxdata(const struct msghdr *header) {
@@ -80,7 +35,8 @@ afp_frame_kind afp_rx_frame(const afp_rx *rx, unsigned index, afp_frame *frame) 
   memset(frame, 0, sizeof *frame);
   frame->data = rx->vectors[index].iov_base;
   frame->length = message->msg_len;
-  if (rx->addresses[index].sll_pkttype == PACKET_OUTGOING) return AFP_FRAME_OUTGOING;
+  const struct sockaddr_ll *source = mmsg_ring_address(rx, index);
+  if (source->sll_pkttype == PACKET_OUTGOING) return AFP_FRAME_OUTGOING;
   if (message->msg_hdr.msg_flags & MSG_TRUNC) return AFP_FRAME_TRUNCATED;
 
   const struct tpacket_auxdata *aux = find_auxdata(&message->msg_hdr);
@@ -144,19 +100,17 @@ afp_tx_outcome afp_tx_send(int fd, afp_tx *tx, unsigned count) {
   unsigned done = 0;
   int interrupted = 0;
   /* Each pass sends at least one frame, skips one, or stops: at most
-   * count + MAX_EINTR_RETRIES passes. */
+   * count + MMSG_MAX_EINTR_RETRIES passes. */
   while (done < count) {
-    int sent = sendmmsg(fd, tx->messages + done, count - done, MSG_DONTWAIT);
+    int sent = mmsg_send(fd, tx->messages + done, count - done, &interrupted);
     if (sent > 0) {
       for (int i = 0; i < sent; i++) outcome.sent_bytes += tx->messages[done + (unsigned)i].msg_len;
       done += (unsigned)sent;
       outcome.sent += (unsigned)sent;
       continue;
     }
-    int error = sent == 0 ? EIO : errno;
-    if (error == EINTR && interrupted++ < MAX_EINTR_RETRIES) continue;
-    outcome.last_error = error;
-    if (error == EAGAIN || error == EWOULDBLOCK || error == ENOBUFS) {
+    outcome.last_error = -sent;
+    if (mmsg_buffer_full(-sent)) {
       outcome.refused += count - done;
       break;
     }

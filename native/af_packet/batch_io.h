@@ -12,26 +12,16 @@
 #include <sys/socket.h>
 #include <linux/if_packet.h>
 
-/* Room for the one control message we ask for (PACKET_AUXDATA). */
-typedef union afp_control {
-  struct cmsghdr align;
-  char bytes[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
-} afp_control;
+#include "../common/mmsg_ring.h"
 
-typedef struct afp_rx {
-  unsigned capacity;   /* frames per recvmmsg call */
-  size_t frame_bytes;  /* longest frame kept; longer ones are truncated and dropped */
-  uint8_t *area;       /* capacity * frame_bytes */
-  struct mmsghdr *messages;
-  struct iovec *vectors;
-  struct sockaddr_ll *addresses;
-  afp_control *controls;
-} afp_rx;
+/* The receive ring: slot_bytes is the longest frame kept (longer ones are
+ * truncated and dropped), the addresses are struct sockaddr_ll. */
+typedef mmsg_ring afp_rx;
 
 typedef enum afp_frame_kind {
   AFP_FRAME_KEEP,      /* a frame that arrived from the wire */
   AFP_FRAME_OUTGOING,  /* one the interface sent: not ours to receive */
-  AFP_FRAME_TRUNCATED, /* longer than frame_bytes */
+  AFP_FRAME_TRUNCATED, /* longer than the ring's slot_bytes */
 } afp_frame_kind;
 
 /* One received frame, and the VLAN tag the kernel stripped from it, if any. */
@@ -43,11 +33,8 @@ typedef struct afp_frame {
   uint16_t vlan_tci;
 } afp_frame;
 
-int afp_rx_init(afp_rx *rx, unsigned capacity, size_t frame_bytes); /* 0 or ENOMEM */
-void afp_rx_free(afp_rx *rx);
-/* Receives up to rx->capacity frames without blocking: the count (> 0), or
- * -errno (-EAGAIN when nothing is queued). */
-int afp_rx_receive(int fd, afp_rx *rx);
+/* 0 or ENOMEM; free with mmsg_ring_free, receive with mmsg_ring_receive. */
+int afp_rx_init(afp_rx *rx, unsigned capacity, size_t frame_bytes);
 afp_frame_kind afp_rx_frame(const afp_rx *rx, unsigned index, afp_frame *frame);
 /* The frame's length on the wire: with its VLAN tag put back. */
 size_t afp_frame_wire_length(const afp_frame *frame);

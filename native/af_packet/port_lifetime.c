@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 static void free_port(afp_port *port) {
-  afp_rx_free(&port->rx);
+  mmsg_ring_free(&port->rx);
   afp_tx_free(&port->tx);
   free(port);
 }

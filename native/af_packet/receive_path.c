@@ -95,7 +95,7 @@ static void deliver(afp_port *port, unsigned received) {
 
 static void receive_batches(afp_port *port) {
   for (int batch = 0; batch < MAX_BATCHES_PER_WAKEUP && !port->closing; batch++) {
-    int received = afp_rx_receive(port->fd, &port->rx);
+    int received = mmsg_ring_receive(port->fd, &port->rx);
     if (received == -EAGAIN || received == -EWOULDBLOCK) return;
     if (received < 0) {
       /* ENETDOWN when the link went down: the socket stays usable. */

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "../common/mmsg_ring.h"
+
 /* The kernel's limits for one GSO message: segments (UDP_MAX_SEGMENTS on
  * older kernels; newer ones allow more) and the payload of one IPv4 datagram. */
 enum { UDPB_MAX_SEGMENTS = 64, UDPB_MAX_GSO_BYTES = 65507 };
@@ -18,22 +20,9 @@ enum { UDPB_MAX_SEGMENTS = 64, UDPB_MAX_GSO_BYTES = 65507 };
 /* The most messages one recvmmsg call takes (the batchSize option's maximum). */
 enum { UDPB_MAX_RECEIVE_BATCH = 1024 };
 
-/* Room for the control messages we ask for: UDP_GRO (an int) and
- * SO_RXQ_OVFL (a uint32 drop counter). */
-typedef union udpb_rx_control {
-  struct cmsghdr align;
-  char bytes[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t))];
-} udpb_rx_control;
-
-typedef struct udpb_rx {
-  unsigned capacity;    /* messages per recvmmsg call */
-  size_t message_bytes; /* room per message: a whole GRO-coalesced message */
-  uint8_t *area;        /* capacity * message_bytes */
-  struct mmsghdr *messages;
-  struct iovec *vectors;
-  struct sockaddr_storage *sources;
-  udpb_rx_control *controls;
-} udpb_rx;
+/* The receive ring: slot_bytes is room for a whole GRO-coalesced message,
+ * the addresses are the senders' struct sockaddr_storage. */
+typedef mmsg_ring udpb_rx;
 
 /* One received message: one datagram, or several of `segment` bytes (the
  * last may be shorter) that GRO coalesced. */
@@ -41,17 +30,16 @@ typedef struct udpb_message {
   const uint8_t *data;
   size_t length;
   size_t segment; /* bytes per datagram; == length for a plain datagram */
-  bool truncated; /* longer than message_bytes: dropped */
+  bool truncated; /* longer than the ring's slot_bytes: dropped */
   bool has_drop_count;
   uint32_t drop_count; /* SO_RXQ_OVFL: the socket's drops so far */
   const struct sockaddr_storage *source;
 } udpb_message;
 
-int udpb_rx_init(udpb_rx *rx, unsigned capacity, size_t message_bytes); /* 0 or ENOMEM */
-void udpb_rx_free(udpb_rx *rx);
-/* Receives up to rx->capacity messages without blocking: the count (> 0), or
- * -errno (-EAGAIN when nothing is queued). */
-int udpb_rx_receive(int fd, udpb_rx *rx);
+/* 0 or ENOMEM; free with mmsg_ring_free, receive with mmsg_ring_receive. */
+int udpb_rx_init(udpb_rx *rx, unsigned capacity, size_t message_bytes);
+/* The sender of message `index`. */
+const struct sockaddr_storage *udpb_rx_source(const udpb_rx *rx, unsigned index);
 void udpb_rx_message(const udpb_rx *rx, unsigned index, udpb_message *message);
 /* How many datagrams a message holds. */
 unsigned udpb_message_datagrams(const udpb_message *message);

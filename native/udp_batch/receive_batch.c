@@ -5,66 +5,20 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
-#include <stdlib.h>
 #include <string.h>
 
 #ifndef UDP_GRO
 #define UDP_GRO 104
 #endif
 
-enum { MAX_EINTR_RETRIES = 4 };
-
 int udpb_rx_init(udpb_rx *rx, unsigned capacity, size_t message_bytes) {
-  memset(rx, 0, sizeof *rx);
-  rx->capacity = capacity;
-  rx->message_bytes = message_bytes;
-  /* malloc of a large block maps pages lazily: memory is committed only for
-   * the message lengths actually received. */
-  rx->area = malloc((size_t)capacity * message_bytes);
-  rx->messages = calloc(capacity, sizeof *rx->messages);
-  rx->vectors = calloc(capacity, sizeof *rx->vectors);
-  rx->sources = calloc(capacity, sizeof *rx->sources);
-  rx->controls = calloc(capacity, sizeof *rx->controls);
-  if (!rx->area || !rx->messages || !rx->vectors || !rx->sources || !rx->controls) {
-    udpb_rx_free(rx);
-    return ENOMEM;
-  }
-  for (unsigned i = 0; i < capacity; i++) {
-    rx->vectors[i].iov_base = rx->area + (size_t)i * message_bytes;
-    rx->vectors[i].iov_len = message_bytes;
-  }
-  return 0;
+  /* Room for the control messages we ask for: UDP_GRO (an int) and
+   * SO_RXQ_OVFL (a uint32 drop counter). */
+  return mmsg_ring_init(rx, capacity, message_bytes, sizeof(struct sockaddr_storage),
+                        CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t)));
 }
 
-void udpb_rx_free(udpb_rx *rx) {
-  free(rx->area);
-  free(rx->messages);
-  free(rx->vectors);
-  free(rx->sources);
-  free(rx->controls);
-  memset(rx, 0, sizeof *rx);
-}
-
-int udpb_rx_receive(int fd, udpb_rx *rx) {
-  /* The kernel overwrites the lengths and flags: reset them every call. */
-  for (unsigned i = 0; i < rx->capacity; i++) {
-    struct msghdr *header = &rx->messages[i].msg_hdr;
-    header->msg_name = &rx->sources[i];
-    header->msg_namelen = sizeof rx->sources[i];
-    header->msg_iov = &rx->vectors[i];
-    header->msg_iovlen = 1;
-    header->msg_control = rx->controls[i].bytes;
-    header->msg_controllen = sizeof rx->controls[i].bytes;
-    header->msg_flags = 0;
-    rx->messages[i].msg_len = 0;
-  }
-  for (int attempt = 0; attempt <= MAX_EINTR_RETRIES; attempt++) {
-    int received = recvmmsg(fd, rx->messages, rx->capacity, MSG_DONTWAIT, NULL);
-    if (received >= 0) return received;
-    if (errno != EINTR) return -errno;
-  }
-  return -EINTR;
-}
+const struct sockaddr_storage *udpb_rx_source(const udpb_rx *rx, unsigned index) { return mmsg_ring_address(rx, index); }
 
 void udpb_rx_message(const udpb_rx *rx, unsigned index, udpb_message *message) {
   const struct mmsghdr *received = &rx->messages[index];
@@ -74,7 +28,7 @@ void udpb_rx_message(const udpb_rx *rx, unsigned index, udpb_message *message) {
   message->length = received->msg_len;
   message->segment = received->msg_len;
   message->truncated = (header->msg_flags & MSG_TRUNC) != 0;
-  message->source = &rx->sources[index];
+  message->source = udpb_rx_source(rx, index);
   for (struct cmsghdr *control = CMSG_FIRSTHDR(header); control != NULL; control = CMSG_NXTHDR(header, control)) {
     if (control->cmsg_level == SOL_UDP && control->cmsg_type == UDP_GRO && control->cmsg_len >= CMSG_LEN(sizeof(int))) {
       int segment;

@@ -67,9 +67,9 @@ typedef struct senders {
 static void find_senders(const udpb_rx *rx, const unsigned *kept, unsigned kept_count, senders *out) {
   out->count = 0;
   for (unsigned k = 0; k < kept_count; k++) {
-    const struct sockaddr_storage *source = &rx->sources[kept[k]];
+    const struct sockaddr_storage *source = udpb_rx_source(rx, kept[k]);
     unsigned s = 0;
-    while (s < out->count && !udpb_same_address(&rx->sources[out->first_message[s]], source)) s++;
+    while (s < out->count && !udpb_same_address(udpb_rx_source(rx, out->first_message[s]), source)) s++;
     if (s == out->count) out->first_message[out->count++] = kept[k];
     out->of_message[k] = (uint16_t)s;
   }
@@ -83,7 +83,7 @@ static napi_value sources_array(udpb_socket *socket, const senders *found) {
     char text[INET6_ADDRSTRLEN];
     uint16_t port = 0;
     napi_value entry, address, number;
-    if (!udpb_format_address(&socket->rx.sources[found->first_message[s]], text, sizeof text, &port)) text[0] = '\0';
+    if (!udpb_format_address(udpb_rx_source(&socket->rx, found->first_message[s]), text, sizeof text, &port)) text[0] = '\0';
     if (napi_create_object(env, &entry) != napi_ok || napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &address) != napi_ok ||
         napi_create_uint32(env, port, &number) != napi_ok || napi_set_named_property(env, entry, "address", address) != napi_ok ||
         napi_set_named_property(env, entry, "port", number) != napi_ok || napi_set_element(env, array, s, entry) != napi_ok)
@@ -156,7 +156,7 @@ static void deliver(udpb_socket *socket, unsigned received) {
 
 static void receive_batches(udpb_socket *socket) {
   for (int batch = 0; batch < MAX_BATCHES_PER_WAKEUP && !socket->closing; batch++) {
-    int received = udpb_rx_receive(socket->fd, &socket->rx);
+    int received = mmsg_ring_receive(socket->fd, &socket->rx);
     if (received == -EAGAIN || received == -EWOULDBLOCK) return;
     if (received < 0) {
       /* ECONNREFUSED and the like: an ICMP error for an earlier send on a

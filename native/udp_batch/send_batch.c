@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/mmsg_send.h"
+
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
 #endif
-
-enum { MAX_EINTR_RETRIES = 4 };
 
 int udpb_tx_init(udpb_tx *tx, unsigned message_capacity) {
   memset(tx, 0, sizeof *tx);
@@ -93,8 +93,6 @@ static unsigned plan_messages(udpb_tx *tx, unsigned first, unsigned count, const
 
 static bool refuses_gso(int error) { return error == EIO || error == EINVAL || error == ENOPROTOOPT; }
 
-static bool buffer_full(int error) { return error == EAGAIN || error == EWOULDBLOCK || error == ENOBUFS; }
-
 udpb_tx_outcome udpb_tx_send(int fd, udpb_tx *tx, unsigned count, const struct sockaddr *to, socklen_t to_length,
                              bool *gso) {
   udpb_tx_outcome outcome = {0, 0, 0, 0, 0, 0};
@@ -102,13 +100,13 @@ udpb_tx_outcome udpb_tx_send(int fd, udpb_tx *tx, unsigned count, const struct s
   unsigned planned = 0, next = 0; /* messages laid out, and the next one to send */
   int interrupted = 0;
   /* Each pass sends at least one message, skips one, re-plans once without
-   * GSO, or stops: bounded by count + MAX_EINTR_RETRIES + 1 passes. */
+   * GSO, or stops: bounded by count + MMSG_MAX_EINTR_RETRIES + 1 passes. */
   while (done < count) {
     if (next == planned) {
       planned = plan_messages(tx, done, count, to, to_length, *gso);
       next = 0;
     }
-    int sent = sendmmsg(fd, tx->messages + next, planned - next, MSG_DONTWAIT);
+    int sent = mmsg_send(fd, tx->messages + next, planned - next, &interrupted);
     if (sent > 0) {
       for (unsigned i = next; i < next + (unsigned)sent; i++) {
         outcome.sent += tx->frames[i];
@@ -120,8 +118,7 @@ udpb_tx_outcome udpb_tx_send(int fd, udpb_tx *tx, unsigned count, const struct s
       next += (unsigned)sent;
       continue;
     }
-    int error = sent == 0 ? EIO : errno;
-    if (error == EINTR && interrupted++ < MAX_EINTR_RETRIES) continue;
+    int error = -sent;
     if (tx->frames[next] > 1 && refuses_gso(error)) {
       /* This kernel or route cannot segment: stop trying, resend one by one. */
       *gso = false;
@@ -129,7 +126,7 @@ udpb_tx_outcome udpb_tx_send(int fd, udpb_tx *tx, unsigned count, const struct s
       continue;
     }
     outcome.last_error = error;
-    if (buffer_full(error)) {
+    if (mmsg_buffer_full(error)) {
       outcome.refused += count - done;
       break;
     }

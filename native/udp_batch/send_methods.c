@@ -10,11 +10,10 @@
 #include <string.h>
 
 #include "../af_packet/js_errors.h"
+#include "../common/mmsg_send.h"
 #include "js_values.h"
 #include "methods.h"
 #include "socket_setup.h"
-
-static bool buffer_full(int error) { return error == EAGAIN || error == EWOULDBLOCK || error == ENOBUFS; }
 
 static napi_value send_result(napi_env env, const udpb_socket *socket, const udpb_tx_outcome *outcome) {
   napi_value result, error;
@@ -24,7 +23,7 @@ static napi_value send_result(napi_env env, const udpb_socket *socket, const udp
   if (outcome->last_error != 0) {
     char message[200];
     snprintf(message, sizeof message, "sending on %s failed: %s%s", socket->label, strerror(outcome->last_error),
-             buffer_full(outcome->last_error) ? " (socket buffer full; the rest of the batch was dropped)" : "");
+             mmsg_buffer_full(outcome->last_error) ? " (socket buffer full; the rest of the batch was dropped)" : "");
     error = afp_errno_error(env, outcome->last_error, "sendmmsg", message);
   } else {
     napi_get_null(env, &error);
@@ -70,7 +69,7 @@ static napi_value send_frames(napi_env env, udpb_socket *socket, napi_value fram
     socket->counts.send_refused += outcome.refused;
     if (outcome.last_error != 0) total.last_error = outcome.last_error;
     /* A full socket buffer will not drain within this call: drop the rest. */
-    if (buffer_full(outcome.last_error)) {
+    if (mmsg_buffer_full(outcome.last_error)) {
       socket->counts.send_refused += length - start - count;
       break;
     }

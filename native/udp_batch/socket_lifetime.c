@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 static void free_socket(udpb_socket *socket) {
-  udpb_rx_free(&socket->rx);
+  mmsg_ring_free(&socket->rx);
   udpb_tx_free(&socket->tx);
   free(socket);
 }
