@@ -13,10 +13,12 @@
           'sources': [
             'native/af_packet/addon.c',
             'native/af_packet/batch_io.c',
-            'native/af_packet/js_errors.c',
+            'native/af_packet/open_error_message.c',
             'native/af_packet/packet_socket.c',
             'native/af_packet/port_lifetime.c',
             'native/af_packet/receive_path.c',
+            'native/common/js_errors.c',
+            'native/common/js_values.c',
             'native/common/mmsg_ring.c',
             'native/common/mmsg_send.c',
           ],
@@ -39,16 +41,16 @@
       'conditions': [
         ['OS=="linux"', {
           'sources': [
-            'native/af_packet/js_errors.c',
             'native/udp_batch/addon.c',
             'native/udp_batch/address_methods.c',
-            'native/udp_batch/js_values.c',
             'native/udp_batch/receive_batch.c',
             'native/udp_batch/receive_path.c',
             'native/udp_batch/send_batch.c',
             'native/udp_batch/send_methods.c',
             'native/udp_batch/socket_lifetime.c',
             'native/udp_batch/socket_setup.c',
+            'native/common/js_errors.c',
+            'native/common/js_values.c',
             'native/common/mmsg_ring.c',
             'native/common/mmsg_send.c',
           ],

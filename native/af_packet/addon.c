@@ -19,24 +19,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/js_errors.h"
+#include "../common/js_values.h"
 #include "../common/mmsg_send.h"
-#include "js_errors.h"
+#include "open_error_message.h"
 #include "port.h"
 
 enum { MAX_ARGS = 4 };
 
-typedef struct limits {
-  const char *name;
-  uint32_t fallback, min, max;
-} limits;
+static const js_limits BATCH_SIZE = {"batchSize", 64, 1, 1024};
+static const js_limits MAX_FRAME_BYTES = {"maxFrameBytes", 65536 + 256, 64, 1u << 18};
+static const js_limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
+static const js_limits SEND_BUFFER = {"sendBufferBytes", 4u << 20, 0, 1u << 30};
 
-static const limits BATCH_SIZE = {"batchSize", 64, 1, 1024};
-static const limits MAX_FRAME_BYTES = {"maxFrameBytes", 65536 + 256, 64, 1u << 18};
-static const limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
-static const limits SEND_BUFFER = {"sendBufferBytes", 4u << 20, 0, 1u << 30};
-
-/* Reads options[name] as an integer in [min, max]; false after throwing. */
-static bool read_option(napi_env env, napi_value options, const limits *spec, uint32_t *out) {
+/* Reads options[name] as an integer in [min, max]; false after throwing.
+ * Unlike js_read_integer_option, options must be undefined or an object
+ * (null and other values fail inside N-API), as this class always did. */
+static bool read_option(napi_env env, napi_value options, const js_limits *spec, uint32_t *out) {
   *out = spec->fallback;
   napi_valuetype type;
   napi_value value;
@@ -45,42 +44,9 @@ static bool read_option(napi_env env, napi_value options, const limits *spec, ui
   if (napi_get_named_property(env, options, spec->name, &value) != napi_ok) return false;
   if (napi_typeof(env, value, &type) != napi_ok) return false;
   if (type == napi_undefined) return true;
-  double number;
-  if (type != napi_number || napi_get_value_double(env, value, &number) != napi_ok || number != (double)(int64_t)number ||
-      number < spec->min || number > spec->max) {
-    char message[160];
-    snprintf(message, sizeof message, "options.%s must be an integer from %u to %u", spec->name, spec->min, spec->max);
-    napi_throw_range_error(env, NULL, message);
-    return false;
-  }
-  *out = (uint32_t)number;
-  return true;
-}
-
-static bool set_property(napi_env env, napi_value object, const char *name, napi_value value) {
-  return value != NULL && napi_set_named_property(env, object, name, value) == napi_ok;
-}
-
-static napi_value number_value(napi_env env, double number) {
-  napi_value value;
-  return napi_create_double(env, number, &value) == napi_ok ? value : NULL;
-}
-
-static napi_value boolean_value(napi_env env, bool flag) {
-  napi_value value;
-  return napi_get_boolean(env, flag, &value) == napi_ok ? value : NULL;
-}
-
-/* Throws unless an N-API call already left an exception pending. */
-static napi_value internal_failure(napi_env env, const char *what) {
-  bool pending = false;
-  napi_is_exception_pending(env, &pending);
-  if (!pending) {
-    char message[128];
-    snprintf(message, sizeof message, "AfPacketSocket: %s failed inside N-API", what);
-    napi_throw_error(env, NULL, message);
-  }
-  return NULL;
+  char what[64];
+  snprintf(what, sizeof what, "options.%s", spec->name);
+  return js_read_integer(env, value, what, spec->min, spec->max, out);
 }
 
 static napi_value construct(napi_env env, napi_callback_info info) {
@@ -119,13 +85,13 @@ static napi_value construct(napi_env env, napi_callback_info info) {
   if (error != 0) {
     char message[640];
     afp_describe_open_error(message, sizeof message, ifname, error, opened.failed_call, opened.link_type);
-    return afp_throw_errno(env, error, opened.failed_call, message);
+    return js_throw_errno(env, error, opened.failed_call, message);
   }
 
   afp_port *port = calloc(1, sizeof *port);
   if (port == NULL) {
     close(opened.fd);
-    return afp_throw_errno(env, ENOMEM, "calloc", "out of memory opening an AF_PACKET port");
+    return js_throw_errno(env, ENOMEM, "calloc", "out of memory opening an AF_PACKET port");
   }
   port->env = env;
   port->fd = opened.fd;
@@ -133,7 +99,7 @@ static napi_value construct(napi_env env, napi_callback_info info) {
   memcpy(port->ifname, ifname, name_length + 1); /* afp_open checked it fits */
   if (afp_rx_init(&port->rx, batch_size, max_frame_bytes) != 0 || afp_tx_init(&port->tx, batch_size) != 0) {
     afp_port_free_unstarted(port);
-    return afp_throw_errno(env, ENOMEM, "malloc", "out of memory for the port's frame buffers; lower batchSize or maxFrameBytes");
+    return js_throw_errno(env, ENOMEM, "malloc", "out of memory for the port's frame buffers; lower batchSize or maxFrameBytes");
   }
 
   napi_value resource_name;
@@ -144,12 +110,12 @@ static napi_value construct(napi_env env, napi_callback_info info) {
       napi_create_reference(env, argv[2], 1, &port->on_error) != napi_ok ||
       napi_get_uv_event_loop(env, &loop) != napi_ok) {
     afp_port_free_unstarted(port);
-    return internal_failure(env, "setting up callbacks");
+    return js_internal_failure(env, "AfPacketSocket", "setting up callbacks");
   }
   int uv_status = uv_poll_init_socket(loop, &port->poll, port->fd);
   if (uv_status < 0) {
     afp_port_free_unstarted(port);
-    return afp_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the packet socket");
+    return js_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the packet socket");
   }
   port->poll.data = port;
   port->poll_initialized = true;
@@ -158,64 +124,57 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     afp_port_begin_close(port);
     afp_port_release_js(port);
     port->finalized = true; /* no JavaScript object will ever finalize it */
-    return internal_failure(env, "napi_wrap");
+    return js_internal_failure(env, "AfPacketSocket", "napi_wrap");
   }
   if (napi_create_reference(env, self, 1, &port->self) != napi_ok || afp_port_watch_teardown(port) != napi_ok) {
     afp_port_begin_close(port);
     afp_port_release_js(port);
-    return internal_failure(env, "registering the port");
+    return js_internal_failure(env, "AfPacketSocket", "registering the port");
   }
   uv_status = uv_poll_start(&port->poll, UV_READABLE, afp_port_on_poll);
   if (uv_status < 0) {
     afp_port_begin_close(port);
     afp_port_release_js(port);
-    return afp_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the packet socket");
+    return js_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the packet socket");
   }
 
-  if (!set_property(env, self, "ifindex", number_value(env, opened.ifindex)) ||
-      !set_property(env, self, "kernelIgnoresOutgoing", boolean_value(env, opened.kernel_ignores_outgoing)) ||
-      !set_property(env, self, "linkWasDown", boolean_value(env, opened.link_was_down)) ||
-      !set_property(env, self, "receiveBufferBytes", number_value(env, opened.receive_buffer_bytes)) ||
-      !set_property(env, self, "sendBufferBytes", number_value(env, opened.send_buffer_bytes))) {
+  if (!js_set_property(env, self, "ifindex", js_number(env, opened.ifindex)) ||
+      !js_set_property(env, self, "kernelIgnoresOutgoing", js_boolean(env, opened.kernel_ignores_outgoing)) ||
+      !js_set_property(env, self, "linkWasDown", js_boolean(env, opened.link_was_down)) ||
+      !js_set_property(env, self, "receiveBufferBytes", js_number(env, opened.receive_buffer_bytes)) ||
+      !js_set_property(env, self, "sendBufferBytes", js_number(env, opened.send_buffer_bytes))) {
     afp_port_begin_close(port);
     afp_port_release_js(port);
-    return internal_failure(env, "setting the port's properties");
+    return js_internal_failure(env, "AfPacketSocket", "setting the port's properties");
   }
   return self;
 }
 
 /* The port behind `this`, or NULL after throwing. */
 static afp_port *unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv) {
-  napi_value self;
-  void *data = NULL;
-  if (napi_get_cb_info(env, info, argc, argv, &self, NULL) != napi_ok) return NULL;
-  if (napi_unwrap(env, self, &data) != napi_ok || data == NULL) {
-    napi_throw_type_error(env, NULL, "not an AfPacketSocket");
-    return NULL;
-  }
-  return data;
+  return js_unwrap_this(env, info, argc, argv, "not an AfPacketSocket");
 }
 
 static napi_value throw_closed(napi_env env, const afp_port *port) {
   char message[96];
   snprintf(message, sizeof message, "the AF_PACKET port on %s is closed", port->ifname);
-  return afp_throw_errno(env, EBADF, NULL, message);
+  return js_throw_errno(env, EBADF, NULL, message);
 }
 
 /* { sent, sentBytes, error }: error is null when every frame went out. */
 static napi_value send_result(napi_env env, const afp_port *port, const afp_tx_outcome *outcome) {
   napi_value result, error;
   if (napi_create_object(env, &result) != napi_ok) return NULL;
-  set_property(env, result, "sent", number_value(env, outcome->sent));
-  set_property(env, result, "sentBytes", number_value(env, (double)outcome->sent_bytes));
+  js_set_property(env, result, "sent", js_number(env, outcome->sent));
+  js_set_property(env, result, "sentBytes", js_number(env, (double)outcome->sent_bytes));
   if (outcome->last_error != 0) {
     char message[160];
     snprintf(message, sizeof message, "sending on %s failed: %s", port->ifname, strerror(outcome->last_error));
-    error = afp_errno_error(env, outcome->last_error, "sendmmsg", message);
+    error = js_errno_error(env, outcome->last_error, "sendmmsg", message);
   } else {
     napi_get_null(env, &error);
   }
-  set_property(env, result, "error", error);
+  js_set_property(env, result, "error", error);
   return result;
 }
 
@@ -270,10 +229,10 @@ static napi_value statistics(napi_env env, napi_callback_info info) {
   }
   napi_value result;
   if (napi_create_object(env, &result) != napi_ok) return NULL;
-  set_property(env, result, "outgoingSkipped", number_value(env, (double)port->outgoing_skipped));
-  set_property(env, result, "truncated", number_value(env, (double)port->truncated));
-  set_property(env, result, "kernelPackets", number_value(env, (double)port->kernel_total.packets));
-  set_property(env, result, "kernelDrops", number_value(env, (double)port->kernel_total.drops));
+  js_set_property(env, result, "outgoingSkipped", js_number(env, (double)port->outgoing_skipped));
+  js_set_property(env, result, "truncated", js_number(env, (double)port->truncated));
+  js_set_property(env, result, "kernelPackets", js_number(env, (double)port->kernel_total.packets));
+  js_set_property(env, result, "kernelDrops", js_number(env, (double)port->kernel_total.drops));
   return result;
 }
 

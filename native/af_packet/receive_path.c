@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "js_errors.h"
+#include "../common/js_errors.h"
 
 enum {
   MAX_BATCHES_PER_WAKEUP = 8,
@@ -39,7 +39,7 @@ static void call_js(afp_port *port, napi_ref callback, size_t argc, const napi_v
 static void report_error(afp_port *port, int error, const char *syscall, const char *what) {
   char message[256];
   snprintf(message, sizeof message, "%s on %s failed: %s", what, port->ifname, strerror(error));
-  napi_value value = afp_errno_error(port->env, error, syscall, message);
+  napi_value value = js_errno_error(port->env, error, syscall, message);
   if (value != NULL) call_js(port, port->on_error, 1, &value);
 }
 

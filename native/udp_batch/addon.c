@@ -24,16 +24,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../af_packet/js_errors.h"
-#include "js_values.h"
+#include "../common/js_errors.h"
+#include "../common/js_values.h"
 #include "methods.h"
 #include "socket_setup.h"
 
 enum { MAX_ARGS = 4, MESSAGE_BYTES = 65536 };
 
-static const udpb_limits BATCH_SIZE = {"batchSize", 64, 1, UDPB_MAX_RECEIVE_BATCH};
-static const udpb_limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
-static const udpb_limits SEND_BUFFER = {"sendBufferBytes", 4u << 20, 0, 1u << 30};
+static const js_limits BATCH_SIZE = {"batchSize", 64, 1, UDPB_MAX_RECEIVE_BATCH};
+static const js_limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
+static const js_limits SEND_BUFFER = {"sendBufferBytes", 4u << 20, 0, 1u << 30};
 
 static const char USAGE[] =
     "usage: new UdpBatchSocket(family: 4 | 6, onDatagrams: Function, onError: Function, options?)";
@@ -58,7 +58,7 @@ static bool read_arguments(napi_env env, size_t argc, const napi_value *argv, ud
     return false;
   }
   uint32_t family, receive, send;
-  if (!udpb_read_integer(env, argv[0], "family", 4, 6, &family)) return false;
+  if (!js_read_integer(env, argv[0], "family", 4, 6, &family)) return false;
   if (family == 5) {
     napi_throw_range_error(env, NULL, "family must be 4 or 6");
     return false;
@@ -66,10 +66,10 @@ static bool read_arguments(napi_env env, size_t argc, const napi_value *argv, ud
   napi_value options = argc > 3 ? argv[3] : NULL;
   if (options == NULL) napi_get_undefined(env, &options);
   bool gro;
-  if (!udpb_read_integer_option(env, options, &BATCH_SIZE, batch) ||
-      !udpb_read_integer_option(env, options, &RECEIVE_BUFFER, &receive) ||
-      !udpb_read_integer_option(env, options, &SEND_BUFFER, &send) ||
-      !udpb_read_boolean_option(env, options, "gro", true, &gro))
+  if (!js_read_integer_option(env, options, &BATCH_SIZE, batch) ||
+      !js_read_integer_option(env, options, &RECEIVE_BUFFER, &receive) ||
+      !js_read_integer_option(env, options, &SEND_BUFFER, &send) ||
+      !js_read_boolean_option(env, options, "gro", true, &gro))
     return false;
   open->family = family == 4 ? AF_INET : AF_INET6;
   open->receive_buffer_bytes = (int)receive;
@@ -89,12 +89,12 @@ static napi_value start(napi_env env, udpb_socket *socket, napi_value self, cons
       napi_create_reference(env, argv[2], 1, &socket->on_error) != napi_ok ||
       napi_get_uv_event_loop(env, &loop) != napi_ok) {
     udpb_socket_free_unstarted(socket);
-    return udpb_internal_failure(env, "setting up callbacks");
+    return js_internal_failure(env, "UdpBatchSocket", "setting up callbacks");
   }
   int uv_status = uv_poll_init_socket(loop, &socket->poll, socket->fd);
   if (uv_status < 0) {
     udpb_socket_free_unstarted(socket);
-    return afp_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the UDP socket");
+    return js_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the UDP socket");
   }
   socket->poll.data = socket;
   socket->poll_initialized = true;
@@ -103,18 +103,18 @@ static napi_value start(napi_env env, udpb_socket *socket, napi_value self, cons
     udpb_socket_begin_close(socket);
     udpb_socket_release_js(socket);
     socket->finalized = true; /* no JavaScript object will ever finalize it */
-    return udpb_internal_failure(env, "napi_wrap");
+    return js_internal_failure(env, "UdpBatchSocket", "napi_wrap");
   }
   if (napi_create_reference(env, self, 1, &socket->self) != napi_ok || udpb_socket_watch_teardown(socket) != napi_ok) {
     udpb_socket_begin_close(socket);
     udpb_socket_release_js(socket);
-    return udpb_internal_failure(env, "registering the socket");
+    return js_internal_failure(env, "UdpBatchSocket", "registering the socket");
   }
   uv_status = uv_poll_start(&socket->poll, UV_READABLE, udpb_socket_on_poll);
   if (uv_status < 0) {
     udpb_socket_begin_close(socket);
     udpb_socket_release_js(socket);
-    return afp_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the UDP socket");
+    return js_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the UDP socket");
   }
   return self;
 }
@@ -131,7 +131,7 @@ static napi_value construct(napi_env env, napi_callback_info info) {
   uint32_t batch_size;
   bool gso = true;
   if (!read_arguments(env, argc, argv, &open_options, &batch_size) ||
-      !udpb_read_boolean_option(env, argc > 3 ? argv[3] : NULL, "gso", true, &gso))
+      !js_read_boolean_option(env, argc > 3 ? argv[3] : NULL, "gso", true, &gso))
     return NULL;
 
   udpb_open_result opened;
@@ -139,12 +139,12 @@ static napi_value construct(napi_env env, napi_callback_info info) {
   if (error != 0) {
     char message[200];
     snprintf(message, sizeof message, "cannot open a UDP socket: %s: %s", opened.failed_call, strerror(error));
-    return afp_throw_errno(env, error, opened.failed_call, message);
+    return js_throw_errno(env, error, opened.failed_call, message);
   }
   udpb_socket *socket = calloc(1, sizeof *socket);
   if (socket == NULL) {
     close(opened.fd);
-    return afp_throw_errno(env, ENOMEM, "calloc", "out of memory opening a UDP socket");
+    return js_throw_errno(env, ENOMEM, "calloc", "out of memory opening a UDP socket");
   }
   socket->env = env;
   socket->fd = opened.fd;
@@ -154,32 +154,25 @@ static napi_value construct(napi_env env, napi_callback_info info) {
   snprintf(socket->label, sizeof socket->label, "an unbound UDP socket");
   if (udpb_rx_init(&socket->rx, batch_size, MESSAGE_BYTES) != 0 || udpb_tx_init(&socket->tx, batch_size) != 0) {
     udpb_socket_free_unstarted(socket);
-    return afp_throw_errno(env, ENOMEM, "malloc", "out of memory for the socket's buffers; lower batchSize");
+    return js_throw_errno(env, ENOMEM, "malloc", "out of memory for the socket's buffers; lower batchSize");
   }
   if (start(env, socket, self, argv) == NULL) return NULL;
-  if (!udpb_set_property(env, self, "receiveBufferBytes", udpb_number(env, opened.receive_buffer_bytes)) ||
-      !udpb_set_property(env, self, "sendBufferBytes", udpb_number(env, opened.send_buffer_bytes)) ||
-      !udpb_set_property(env, self, "gro", udpb_boolean(env, opened.gro))) {
+  if (!js_set_property(env, self, "receiveBufferBytes", js_number(env, opened.receive_buffer_bytes)) ||
+      !js_set_property(env, self, "sendBufferBytes", js_number(env, opened.send_buffer_bytes)) ||
+      !js_set_property(env, self, "gro", js_boolean(env, opened.gro))) {
     udpb_socket_begin_close(socket);
     udpb_socket_release_js(socket);
-    return udpb_internal_failure(env, "setting the socket's properties");
+    return js_internal_failure(env, "UdpBatchSocket", "setting the socket's properties");
   }
   return self;
 }
 
 udpb_socket *udpb_unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, bool open) {
-  napi_value self;
-  void *data = NULL;
-  if (napi_get_cb_info(env, info, argc, argv, &self, NULL) != napi_ok) return NULL;
-  if (napi_unwrap(env, self, &data) != napi_ok || data == NULL) {
-    napi_throw_type_error(env, NULL, "not a UdpBatchSocket");
-    return NULL;
-  }
-  udpb_socket *socket = data;
-  if (open && socket->closing) {
+  udpb_socket *socket = js_unwrap_this(env, info, argc, argv, "not a UdpBatchSocket");
+  if (socket != NULL && open && socket->closing) {
     char message[128];
     snprintf(message, sizeof message, "%s is closed", socket->label);
-    afp_throw_errno(env, EBADF, NULL, message);
+    js_throw_errno(env, EBADF, NULL, message);
     return NULL;
   }
   return socket;
@@ -193,17 +186,17 @@ static napi_value statistics(napi_env env, napi_callback_info info) {
   const udpb_counts *c = &socket->counts;
   napi_value result;
   if (napi_create_object(env, &result) != napi_ok) return NULL;
-  udpb_set_property(env, result, "receivedMessages", udpb_number(env, (double)c->received_messages));
-  udpb_set_property(env, result, "receivedDatagrams", udpb_number(env, (double)c->received_datagrams));
-  udpb_set_property(env, result, "groMessages", udpb_number(env, (double)c->gro_messages));
-  udpb_set_property(env, result, "truncated", udpb_number(env, (double)c->truncated));
-  udpb_set_property(env, result, "kernelDrops", udpb_number(env, (double)c->kernel_drops));
-  udpb_set_property(env, result, "sentMessages", udpb_number(env, (double)c->sent_messages));
-  udpb_set_property(env, result, "sentDatagrams", udpb_number(env, (double)c->sent_datagrams));
-  udpb_set_property(env, result, "gsoMessages", udpb_number(env, (double)c->gso_messages));
-  udpb_set_property(env, result, "sendRefused", udpb_number(env, (double)c->send_refused));
-  udpb_set_property(env, result, "gso", udpb_boolean(env, socket->gso));
-  udpb_set_property(env, result, "gro", udpb_boolean(env, socket->gro));
+  js_set_property(env, result, "receivedMessages", js_number(env, (double)c->received_messages));
+  js_set_property(env, result, "receivedDatagrams", js_number(env, (double)c->received_datagrams));
+  js_set_property(env, result, "groMessages", js_number(env, (double)c->gro_messages));
+  js_set_property(env, result, "truncated", js_number(env, (double)c->truncated));
+  js_set_property(env, result, "kernelDrops", js_number(env, (double)c->kernel_drops));
+  js_set_property(env, result, "sentMessages", js_number(env, (double)c->sent_messages));
+  js_set_property(env, result, "sentDatagrams", js_number(env, (double)c->sent_datagrams));
+  js_set_property(env, result, "gsoMessages", js_number(env, (double)c->gso_messages));
+  js_set_property(env, result, "sendRefused", js_number(env, (double)c->send_refused));
+  js_set_property(env, result, "gso", js_boolean(env, socket->gso));
+  js_set_property(env, result, "gro", js_boolean(env, socket->gro));
   return result;
 }
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../af_packet/js_errors.h"
-#include "js_values.h"
+#include "../common/js_errors.h"
+#include "../common/js_values.h"
 #include "methods.h"
 #include "socket_setup.h"
 
@@ -18,8 +18,8 @@
 static bool read_endpoint(napi_env env, const udpb_socket *socket, size_t argc, const napi_value *argv, uint32_t min_port,
                           struct sockaddr_storage *out, socklen_t *length, char *text, size_t size) {
   uint32_t port;
-  if (!udpb_read_string(env, argc > 0 ? argv[0] : NULL, "address", text, size) ||
-      !udpb_read_integer(env, argc > 1 ? argv[1] : NULL, "port", min_port, 65535, &port))
+  if (!js_read_string(env, argc > 0 ? argv[0] : NULL, "address", text, size) ||
+      !js_read_integer(env, argc > 1 ? argv[1] : NULL, "port", min_port, 65535, &port))
     return false;
   if (!udpb_make_address(socket->family, text, (uint16_t)port, out, length)) {
     char message[160];
@@ -45,12 +45,12 @@ napi_value udpb_bind(napi_env env, napi_callback_info info) {
     snprintf(message, sizeof message, "cannot bind UDP %s port %u: %s%s", text,
              (unsigned)ntohs(((struct sockaddr_in *)&address)->sin_port), strerror(error),
              error == EADDRINUSE ? "; choose another port" : "");
-    return afp_throw_errno(env, error, "bind", message);
+    return js_throw_errno(env, error, "bind", message);
   }
   int port = udpb_local_port(socket->fd);
-  if (port < 0) return afp_throw_errno(env, -port, "getsockname", "cannot read the bound port");
+  if (port < 0) return js_throw_errno(env, -port, "getsockname", "cannot read the bound port");
   udpb_update_label(socket);
-  return udpb_number(env, port);
+  return js_number(env, port);
 }
 
 napi_value udpb_connect(napi_env env, napi_callback_info info) {
@@ -68,7 +68,7 @@ napi_value udpb_connect(napi_env env, napi_callback_info info) {
     int error = errno;
     char message[200];
     snprintf(message, sizeof message, "cannot connect %s to %s: %s", socket->label, text, strerror(error));
-    return afp_throw_errno(env, error, "connect", message);
+    return js_throw_errno(env, error, "connect", message);
   }
   socket->connected = true;
   udpb_update_label(socket);
@@ -87,7 +87,7 @@ napi_value udpb_disconnect(napi_env env, napi_callback_info info) {
     int error = errno;
     char message[160];
     snprintf(message, sizeof message, "cannot disconnect %s: %s", socket->label, strerror(error));
-    return afp_throw_errno(env, error, "connect", message);
+    return js_throw_errno(env, error, "connect", message);
   }
   socket->connected = false;
   return NULL;

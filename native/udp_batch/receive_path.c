@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../af_packet/js_errors.h"
+#include "../common/js_errors.h"
 #include "socket_setup.h"
 
 enum {
@@ -46,7 +46,7 @@ static void call_js(udpb_socket *socket, napi_ref callback, size_t argc, const n
 static void report_error(udpb_socket *socket, int error, const char *syscall, const char *what) {
   char message[256];
   snprintf(message, sizeof message, "%s on %s failed: %s", what, socket->label, strerror(error));
-  napi_value value = afp_errno_error(socket->env, error, syscall, message);
+  napi_value value = js_errno_error(socket->env, error, syscall, message);
   if (value != NULL) call_js(socket, socket->on_error, 1, &value);
 }
 

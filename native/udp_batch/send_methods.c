@@ -9,26 +9,26 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../af_packet/js_errors.h"
+#include "../common/js_errors.h"
 #include "../common/mmsg_send.h"
-#include "js_values.h"
+#include "../common/js_values.h"
 #include "methods.h"
 #include "socket_setup.h"
 
 static napi_value send_result(napi_env env, const udpb_socket *socket, const udpb_tx_outcome *outcome) {
   napi_value result, error;
   if (napi_create_object(env, &result) != napi_ok) return NULL;
-  udpb_set_property(env, result, "sent", udpb_number(env, outcome->sent));
-  udpb_set_property(env, result, "sentBytes", udpb_number(env, (double)outcome->sent_bytes));
+  js_set_property(env, result, "sent", js_number(env, outcome->sent));
+  js_set_property(env, result, "sentBytes", js_number(env, (double)outcome->sent_bytes));
   if (outcome->last_error != 0) {
     char message[200];
     snprintf(message, sizeof message, "sending on %s failed: %s%s", socket->label, strerror(outcome->last_error),
              mmsg_buffer_full(outcome->last_error) ? " (socket buffer full; the rest of the batch was dropped)" : "");
-    error = afp_errno_error(env, outcome->last_error, "sendmmsg", message);
+    error = js_errno_error(env, outcome->last_error, "sendmmsg", message);
   } else {
     napi_get_null(env, &error);
   }
-  udpb_set_property(env, result, "error", error);
+  js_set_property(env, result, "error", error);
   return result;
 }
 
@@ -59,7 +59,7 @@ static napi_value send_frames(napi_env env, udpb_socket *socket, napi_value fram
       }
       udpb_tx_stage(&socket->tx, i, data, bytes);
     }
-    if (socket->closing) return afp_throw_errno(env, EBADF, NULL, "the UDP socket was closed while sending");
+    if (socket->closing) return js_throw_errno(env, EBADF, NULL, "the UDP socket was closed while sending");
     udpb_tx_outcome outcome = udpb_tx_send(socket->fd, &socket->tx, count, to, to_length, &socket->gso);
     total.sent += outcome.sent;
     total.sent_bytes += outcome.sent_bytes;
@@ -94,8 +94,8 @@ napi_value udpb_send_to(napi_env env, napi_callback_info info) {
   uint32_t port;
   struct sockaddr_storage to;
   socklen_t to_length;
-  if (!udpb_read_string(env, argc > 1 ? argv[1] : NULL, "address", text, sizeof text) ||
-      !udpb_read_integer(env, argc > 2 ? argv[2] : NULL, "port", 1, 65535, &port))
+  if (!js_read_string(env, argc > 1 ? argv[1] : NULL, "address", text, sizeof text) ||
+      !js_read_integer(env, argc > 2 ? argv[2] : NULL, "port", 1, 65535, &port))
     return NULL;
   if (!udpb_make_address(socket->family, text, (uint16_t)port, &to, &to_length)) {
     char message[160];

@@ -21,7 +21,7 @@ static bool option_value(napi_env env, napi_value options, const char *name, nap
   return napi_typeof(env, *value, type) == napi_ok;
 }
 
-bool udpb_read_integer_option(napi_env env, napi_value options, const udpb_limits *spec, uint32_t *out) {
+bool js_read_integer_option(napi_env env, napi_value options, const js_limits *spec, uint32_t *out) {
   *out = spec->fallback;
   napi_value value;
   napi_valuetype type;
@@ -29,10 +29,10 @@ bool udpb_read_integer_option(napi_env env, napi_value options, const udpb_limit
   if (type == napi_undefined) return true;
   char what[64];
   snprintf(what, sizeof what, "options.%s", spec->name);
-  return udpb_read_integer(env, value, what, spec->min, spec->max, out);
+  return js_read_integer(env, value, what, spec->min, spec->max, out);
 }
 
-bool udpb_read_boolean_option(napi_env env, napi_value options, const char *name, bool fallback, bool *out) {
+bool js_read_boolean_option(napi_env env, napi_value options, const char *name, bool fallback, bool *out) {
   *out = fallback;
   napi_value value;
   napi_valuetype type;
@@ -47,7 +47,7 @@ bool udpb_read_boolean_option(napi_env env, napi_value options, const char *name
   return napi_get_value_bool(env, value, out) == napi_ok;
 }
 
-bool udpb_read_string(napi_env env, napi_value value, const char *what, char *out, size_t size) {
+bool js_read_string(napi_env env, napi_value value, const char *what, char *out, size_t size) {
   napi_valuetype type = napi_undefined;
   size_t length = 0;
   char message[128];
@@ -65,7 +65,7 @@ bool udpb_read_string(napi_env env, napi_value value, const char *what, char *ou
   return true;
 }
 
-bool udpb_read_integer(napi_env env, napi_value value, const char *what, uint32_t min, uint32_t max, uint32_t *out) {
+bool js_read_integer(napi_env env, napi_value value, const char *what, uint32_t min, uint32_t max, uint32_t *out) {
   napi_valuetype type = napi_undefined;
   double number = 0;
   if (value == NULL || napi_typeof(env, value, &type) != napi_ok || type != napi_number ||
@@ -80,27 +80,38 @@ bool udpb_read_integer(napi_env env, napi_value value, const char *what, uint32_
   return true;
 }
 
-bool udpb_set_property(napi_env env, napi_value object, const char *name, napi_value value) {
+bool js_set_property(napi_env env, napi_value object, const char *name, napi_value value) {
   return value != NULL && napi_set_named_property(env, object, name, value) == napi_ok;
 }
 
-napi_value udpb_number(napi_env env, double number) {
+napi_value js_number(napi_env env, double number) {
   napi_value value;
   return napi_create_double(env, number, &value) == napi_ok ? value : NULL;
 }
 
-napi_value udpb_boolean(napi_env env, bool flag) {
+napi_value js_boolean(napi_env env, bool flag) {
   napi_value value;
   return napi_get_boolean(env, flag, &value) == napi_ok ? value : NULL;
 }
 
-napi_value udpb_internal_failure(napi_env env, const char *what) {
+napi_value js_internal_failure(napi_env env, const char *class_name, const char *what) {
   bool pending = false;
   napi_is_exception_pending(env, &pending);
   if (!pending) {
     char message[128];
-    snprintf(message, sizeof message, "UdpBatchSocket: %s failed inside N-API", what);
+    snprintf(message, sizeof message, "%s: %s failed inside N-API", class_name, what);
     napi_throw_error(env, NULL, message);
   }
   return NULL;
+}
+
+void *js_unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, const char *not_this) {
+  napi_value self;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, argc, argv, &self, NULL) != napi_ok) return NULL;
+  if (napi_unwrap(env, self, &data) != napi_ok || data == NULL) {
+    napi_throw_type_error(env, NULL, not_this);
+    return NULL;
+  }
+  return data;
 }
