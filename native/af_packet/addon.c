@@ -27,6 +27,23 @@
 
 enum { MAX_ARGS = 4 };
 
+static const char NOT_THIS[] = "not an AfPacketSocket";
+
+static void free_port(polled_socket *polled) {
+  afp_port *port = afp_port_of(polled);
+  afp_tx_free(&port->tx);
+  free(port);
+}
+
+static const polled_socket_class PORT_CLASS = {
+    .name = "AfPacketSocket",
+    .socket_noun = "packet socket",
+    .self_noun = "port",
+    .deliver = afp_port_deliver,
+    .recover_from_poll_error = afp_port_recover_from_poll_error,
+    .free_owner = free_port,
+};
+
 static const js_limits BATCH_SIZE = {"batchSize", 64, 1, 1024};
 static const js_limits MAX_FRAME_BYTES = {"maxFrameBytes", 65536 + 256, 64, 1u << 18};
 static const js_limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
@@ -93,58 +110,25 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     close(opened.fd);
     return js_throw_errno(env, ENOMEM, "calloc", "out of memory opening an AF_PACKET port");
   }
-  port->env = env;
-  port->fd = opened.fd;
+  port->polled.class_of = &PORT_CLASS;
+  port->polled.env = env;
+  port->polled.fd = opened.fd;
+  port->polled.label = port->ifname;
   port->ifindex = opened.ifindex;
   memcpy(port->ifname, ifname, name_length + 1); /* afp_open checked it fits */
-  if (afp_rx_init(&port->rx, batch_size, max_frame_bytes) != 0 || afp_tx_init(&port->tx, batch_size) != 0) {
-    afp_port_free_unstarted(port);
+  if (afp_rx_init(&port->polled.rx, batch_size, max_frame_bytes) != 0 || afp_tx_init(&port->tx, batch_size) != 0) {
+    polled_socket_free_unstarted(&port->polled);
     return js_throw_errno(env, ENOMEM, "malloc", "out of memory for the port's frame buffers; lower batchSize or maxFrameBytes");
   }
-
-  napi_value resource_name;
-  uv_loop_t *loop;
-  if (napi_create_string_utf8(env, "AfPacketSocket", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
-      napi_async_init(env, NULL, resource_name, &port->async_context) != napi_ok ||
-      napi_create_reference(env, argv[1], 1, &port->on_frames) != napi_ok ||
-      napi_create_reference(env, argv[2], 1, &port->on_error) != napi_ok ||
-      napi_get_uv_event_loop(env, &loop) != napi_ok) {
-    afp_port_free_unstarted(port);
-    return js_internal_failure(env, "AfPacketSocket", "setting up callbacks");
-  }
-  int uv_status = uv_poll_init_socket(loop, &port->poll, port->fd);
-  if (uv_status < 0) {
-    afp_port_free_unstarted(port);
-    return js_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the packet socket");
-  }
-  port->poll.data = port;
-  port->poll_initialized = true;
-  /* From here on the port is freed through the close path only. */
-  if (napi_wrap(env, self, port, afp_port_finalize, NULL, NULL) != napi_ok) {
-    afp_port_begin_close(port);
-    afp_port_release_js(port);
-    port->finalized = true; /* no JavaScript object will ever finalize it */
-    return js_internal_failure(env, "AfPacketSocket", "napi_wrap");
-  }
-  if (napi_create_reference(env, self, 1, &port->self) != napi_ok || afp_port_watch_teardown(port) != napi_ok) {
-    afp_port_begin_close(port);
-    afp_port_release_js(port);
-    return js_internal_failure(env, "AfPacketSocket", "registering the port");
-  }
-  uv_status = uv_poll_start(&port->poll, UV_READABLE, afp_port_on_poll);
-  if (uv_status < 0) {
-    afp_port_begin_close(port);
-    afp_port_release_js(port);
-    return js_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the packet socket");
-  }
+  if (polled_socket_start(&port->polled, self, argv[1], argv[2]) == NULL) return NULL;
 
   if (!js_set_property(env, self, "ifindex", js_number(env, opened.ifindex)) ||
       !js_set_property(env, self, "kernelIgnoresOutgoing", js_boolean(env, opened.kernel_ignores_outgoing)) ||
       !js_set_property(env, self, "linkWasDown", js_boolean(env, opened.link_was_down)) ||
       !js_set_property(env, self, "receiveBufferBytes", js_number(env, opened.receive_buffer_bytes)) ||
       !js_set_property(env, self, "sendBufferBytes", js_number(env, opened.send_buffer_bytes))) {
-    afp_port_begin_close(port);
-    afp_port_release_js(port);
+    polled_socket_begin_close(&port->polled);
+    polled_socket_release_js(&port->polled);
     return js_internal_failure(env, "AfPacketSocket", "setting the port's properties");
   }
   return self;
@@ -152,7 +136,8 @@ static napi_value construct(napi_env env, napi_callback_info info) {
 
 /* The port behind `this`, or NULL after throwing. */
 static afp_port *unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv) {
-  return js_unwrap_this(env, info, argc, argv, "not an AfPacketSocket");
+  polled_socket *polled = js_unwrap_this(env, info, argc, argv, NOT_THIS);
+  return polled == NULL ? NULL : afp_port_of(polled);
 }
 
 static napi_value throw_closed(napi_env env, const afp_port *port) {
@@ -183,7 +168,7 @@ static napi_value send_frames(napi_env env, napi_callback_info info) {
   napi_value frames;
   afp_port *port = unwrap_this(env, info, &argc, &frames);
   if (port == NULL) return NULL;
-  if (port->closing) return throw_closed(env, port);
+  if (port->polled.closing) return throw_closed(env, port);
   bool is_array = false;
   uint32_t length;
   if (argc < 1 || napi_is_array(env, frames, &is_array) != napi_ok || !is_array ||
@@ -207,8 +192,8 @@ static napi_value send_frames(napi_env env, napi_callback_info info) {
       }
       afp_tx_stage(&port->tx, i, data, bytes);
     }
-    if (port->closing) return throw_closed(env, port); /* an element getter closed us */
-    afp_tx_outcome outcome = afp_tx_send(port->fd, &port->tx, count);
+    if (port->polled.closing) return throw_closed(env, port); /* an element getter closed us */
+    afp_tx_outcome outcome = afp_tx_send(port->polled.fd, &port->tx, count);
     total.sent += outcome.sent;
     total.sent_bytes += outcome.sent_bytes;
     if (outcome.last_error != 0) total.last_error = outcome.last_error;
@@ -223,7 +208,7 @@ static napi_value statistics(napi_env env, napi_callback_info info) {
   afp_port *port = unwrap_this(env, info, &argc, NULL);
   if (port == NULL) return NULL;
   afp_kernel_counts since_last;
-  if (port->fd >= 0 && afp_take_kernel_counts(port->fd, &since_last) == 0) {
+  if (port->polled.fd >= 0 && afp_take_kernel_counts(port->polled.fd, &since_last) == 0) {
     port->kernel_total.packets += since_last.packets;
     port->kernel_total.drops += since_last.drops;
   }
@@ -236,36 +221,13 @@ static napi_value statistics(napi_env env, napi_callback_info info) {
   return result;
 }
 
-static napi_value set_loop_ref(napi_env env, napi_callback_info info, bool keep_alive) {
-  size_t argc = 0;
-  afp_port *port = unwrap_this(env, info, &argc, NULL);
-  if (port == NULL) return NULL;
-  if (port->poll_initialized && !port->closing) {
-    if (keep_alive) uv_ref((uv_handle_t *)&port->poll);
-    else uv_unref((uv_handle_t *)&port->poll);
-  }
-  return NULL;
-}
-
-static napi_value ref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, true); }
-static napi_value unref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, false); }
-
-static napi_value close_port(napi_env env, napi_callback_info info) {
-  size_t argc = 0;
-  afp_port *port = unwrap_this(env, info, &argc, NULL);
-  if (port == NULL) return NULL;
-  afp_port_begin_close(port);
-  afp_port_release_js(port);
-  return NULL;
-}
-
 NAPI_MODULE_INIT() {
   napi_property_descriptor methods[] = {
       {"send", NULL, send_frames, NULL, NULL, NULL, napi_default_method, NULL},
       {"statistics", NULL, statistics, NULL, NULL, NULL, napi_default_method, NULL},
-      {"ref", NULL, ref_loop, NULL, NULL, NULL, napi_default_method, NULL},
-      {"unref", NULL, unref_loop, NULL, NULL, NULL, napi_default_method, NULL},
-      {"close", NULL, close_port, NULL, NULL, NULL, napi_default_method, NULL},
+      {"ref", NULL, polled_socket_ref, NULL, NULL, NULL, napi_default_method, (void *)NOT_THIS},
+      {"unref", NULL, polled_socket_unref, NULL, NULL, NULL, napi_default_method, (void *)NOT_THIS},
+      {"close", NULL, polled_socket_close, NULL, NULL, NULL, napi_default_method, (void *)NOT_THIS},
   };
   napi_value constructor;
   if (napi_define_class(env, "AfPacketSocket", NAPI_AUTO_LENGTH, construct, NULL, sizeof methods / sizeof methods[0], methods,

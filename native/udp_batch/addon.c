@@ -35,6 +35,23 @@ static const js_limits BATCH_SIZE = {"batchSize", 64, 1, UDPB_MAX_RECEIVE_BATCH}
 static const js_limits RECEIVE_BUFFER = {"receiveBufferBytes", 4u << 20, 0, 1u << 30};
 static const js_limits SEND_BUFFER = {"sendBufferBytes", 4u << 20, 0, 1u << 30};
 
+static const char NOT_THIS[] = "not a UdpBatchSocket";
+
+static void free_socket(polled_socket *polled) {
+  udpb_socket *socket = udpb_socket_of(polled);
+  udpb_tx_free(&socket->tx);
+  free(socket);
+}
+
+static const polled_socket_class SOCKET_CLASS = {
+    .name = "UdpBatchSocket",
+    .socket_noun = "UDP socket",
+    .self_noun = "socket",
+    .deliver = udpb_socket_deliver,
+    .recover_from_poll_error = udpb_socket_recover_from_poll_error,
+    .free_owner = free_socket,
+};
+
 static const char USAGE[] =
     "usage: new UdpBatchSocket(family: 4 | 6, onDatagrams: Function, onError: Function, options?)";
 
@@ -43,7 +60,7 @@ void udpb_update_label(udpb_socket *socket) {
   socklen_t length = sizeof address;
   char text[INET6_ADDRSTRLEN];
   uint16_t port = 0;
-  if (socket->fd >= 0 && getsockname(socket->fd, (struct sockaddr *)&address, &length) == 0 &&
+  if (socket->polled.fd >= 0 && getsockname(socket->polled.fd, (struct sockaddr *)&address, &length) == 0 &&
       udpb_format_address(&address, text, sizeof text, &port))
     snprintf(socket->label, sizeof socket->label, "UDP socket %s%s%s:%u", socket->family == AF_INET6 ? "[" : "", text,
              socket->family == AF_INET6 ? "]" : "", (unsigned)port);
@@ -78,47 +95,6 @@ static bool read_arguments(napi_env env, size_t argc, const napi_value *argv, ud
   return true;
 }
 
-/* Starts polling and ties the socket to its JavaScript object; NULL after
- * throwing (the socket is then released through the close path). */
-static napi_value start(napi_env env, udpb_socket *socket, napi_value self, const napi_value *argv) {
-  napi_value resource_name;
-  uv_loop_t *loop;
-  if (napi_create_string_utf8(env, "UdpBatchSocket", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
-      napi_async_init(env, NULL, resource_name, &socket->async_context) != napi_ok ||
-      napi_create_reference(env, argv[1], 1, &socket->on_datagrams) != napi_ok ||
-      napi_create_reference(env, argv[2], 1, &socket->on_error) != napi_ok ||
-      napi_get_uv_event_loop(env, &loop) != napi_ok) {
-    udpb_socket_free_unstarted(socket);
-    return js_internal_failure(env, "UdpBatchSocket", "setting up callbacks");
-  }
-  int uv_status = uv_poll_init_socket(loop, &socket->poll, socket->fd);
-  if (uv_status < 0) {
-    udpb_socket_free_unstarted(socket);
-    return js_throw_errno(env, -uv_status, "uv_poll_init_socket", "could not watch the UDP socket");
-  }
-  socket->poll.data = socket;
-  socket->poll_initialized = true;
-  /* From here on the socket is freed through the close path only. */
-  if (napi_wrap(env, self, socket, udpb_socket_finalize, NULL, NULL) != napi_ok) {
-    udpb_socket_begin_close(socket);
-    udpb_socket_release_js(socket);
-    socket->finalized = true; /* no JavaScript object will ever finalize it */
-    return js_internal_failure(env, "UdpBatchSocket", "napi_wrap");
-  }
-  if (napi_create_reference(env, self, 1, &socket->self) != napi_ok || udpb_socket_watch_teardown(socket) != napi_ok) {
-    udpb_socket_begin_close(socket);
-    udpb_socket_release_js(socket);
-    return js_internal_failure(env, "UdpBatchSocket", "registering the socket");
-  }
-  uv_status = uv_poll_start(&socket->poll, UV_READABLE, udpb_socket_on_poll);
-  if (uv_status < 0) {
-    udpb_socket_begin_close(socket);
-    udpb_socket_release_js(socket);
-    return js_throw_errno(env, -uv_status, "uv_poll_start", "could not watch the UDP socket");
-  }
-  return self;
-}
-
 static napi_value construct(napi_env env, napi_callback_info info) {
   size_t argc = MAX_ARGS;
   napi_value argv[MAX_ARGS], self, new_target;
@@ -146,30 +122,34 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     close(opened.fd);
     return js_throw_errno(env, ENOMEM, "calloc", "out of memory opening a UDP socket");
   }
-  socket->env = env;
-  socket->fd = opened.fd;
+  socket->polled.class_of = &SOCKET_CLASS;
+  socket->polled.env = env;
+  socket->polled.fd = opened.fd;
+  socket->polled.label = socket->label;
   socket->family = open_options.family;
   socket->gso = gso;
   socket->gro = opened.gro;
   snprintf(socket->label, sizeof socket->label, "an unbound UDP socket");
-  if (udpb_rx_init(&socket->rx, batch_size, MESSAGE_BYTES) != 0 || udpb_tx_init(&socket->tx, batch_size) != 0) {
-    udpb_socket_free_unstarted(socket);
+  if (udpb_rx_init(&socket->polled.rx, batch_size, MESSAGE_BYTES) != 0 || udpb_tx_init(&socket->tx, batch_size) != 0) {
+    polled_socket_free_unstarted(&socket->polled);
     return js_throw_errno(env, ENOMEM, "malloc", "out of memory for the socket's buffers; lower batchSize");
   }
-  if (start(env, socket, self, argv) == NULL) return NULL;
+  if (polled_socket_start(&socket->polled, self, argv[1], argv[2]) == NULL) return NULL;
   if (!js_set_property(env, self, "receiveBufferBytes", js_number(env, opened.receive_buffer_bytes)) ||
       !js_set_property(env, self, "sendBufferBytes", js_number(env, opened.send_buffer_bytes)) ||
       !js_set_property(env, self, "gro", js_boolean(env, opened.gro))) {
-    udpb_socket_begin_close(socket);
-    udpb_socket_release_js(socket);
+    polled_socket_begin_close(&socket->polled);
+    polled_socket_release_js(&socket->polled);
     return js_internal_failure(env, "UdpBatchSocket", "setting the socket's properties");
   }
   return self;
 }
 
 udpb_socket *udpb_unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, bool open) {
-  udpb_socket *socket = js_unwrap_this(env, info, argc, argv, "not a UdpBatchSocket");
-  if (socket != NULL && open && socket->closing) {
+  polled_socket *polled = js_unwrap_this(env, info, argc, argv, NOT_THIS);
+  if (polled == NULL) return NULL;
+  udpb_socket *socket = udpb_socket_of(polled);
+  if (open && polled->closing) {
     char message[128];
     snprintf(message, sizeof message, "%s is closed", socket->label);
     js_throw_errno(env, EBADF, NULL, message);
@@ -200,29 +180,6 @@ static napi_value statistics(napi_env env, napi_callback_info info) {
   return result;
 }
 
-static napi_value set_loop_ref(napi_env env, napi_callback_info info, bool keep_alive) {
-  size_t argc = 0;
-  udpb_socket *socket = udpb_unwrap_this(env, info, &argc, NULL, false);
-  if (socket == NULL) return NULL;
-  if (socket->poll_initialized && !socket->closing) {
-    if (keep_alive) uv_ref((uv_handle_t *)&socket->poll);
-    else uv_unref((uv_handle_t *)&socket->poll);
-  }
-  return NULL;
-}
-
-static napi_value ref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, true); }
-static napi_value unref_loop(napi_env env, napi_callback_info info) { return set_loop_ref(env, info, false); }
-
-static napi_value close_socket(napi_env env, napi_callback_info info) {
-  size_t argc = 0;
-  udpb_socket *socket = udpb_unwrap_this(env, info, &argc, NULL, false);
-  if (socket == NULL) return NULL;
-  udpb_socket_begin_close(socket);
-  udpb_socket_release_js(socket);
-  return NULL;
-}
-
 NAPI_MODULE_INIT() {
   napi_property_descriptor methods[] = {
       {"bind", NULL, udpb_bind, NULL, NULL, NULL, napi_default_method, NULL},
@@ -231,9 +188,9 @@ NAPI_MODULE_INIT() {
       {"send", NULL, udpb_send, NULL, NULL, NULL, napi_default_method, NULL},
       {"sendTo", NULL, udpb_send_to, NULL, NULL, NULL, napi_default_method, NULL},
       {"statistics", NULL, statistics, NULL, NULL, NULL, napi_default_method, NULL},
-      {"ref", NULL, ref_loop, NULL, NULL, NULL, napi_default_method, NULL},
-      {"unref", NULL, unref_loop, NULL, NULL, NULL, napi_default_method, NULL},
-      {"close", NULL, close_socket, NULL, NULL, NULL, napi_default_method, NULL},
+      {"ref", NULL, polled_socket_ref, NULL, NULL, NULL, napi_default_method, (void *)NOT_THIS},
+      {"unref", NULL, polled_socket_unref, NULL, NULL, NULL, napi_default_method, (void *)NOT_THIS},
+      {"close", NULL, polled_socket_close, NULL, NULL, NULL, napi_default_method, (void *)NOT_THIS},
   };
   napi_value constructor;
   if (napi_define_class(env, "UdpBatchSocket", NAPI_AUTO_LENGTH, construct, NULL, sizeof methods / sizeof methods[0],

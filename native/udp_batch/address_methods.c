@@ -39,7 +39,7 @@ napi_value udpb_bind(napi_env env, napi_callback_info info) {
   socklen_t length;
   char text[INET6_ADDRSTRLEN + 8];
   if (!read_endpoint(env, socket, argc, argv, 0, &address, &length, text, sizeof text)) return NULL;
-  if (bind(socket->fd, (struct sockaddr *)&address, length) != 0) {
+  if (bind(socket->polled.fd, (struct sockaddr *)&address, length) != 0) {
     int error = errno;
     char message[200];
     snprintf(message, sizeof message, "cannot bind UDP %s port %u: %s%s", text,
@@ -47,7 +47,7 @@ napi_value udpb_bind(napi_env env, napi_callback_info info) {
              error == EADDRINUSE ? "; choose another port" : "");
     return js_throw_errno(env, error, "bind", message);
   }
-  int port = udpb_local_port(socket->fd);
+  int port = udpb_local_port(socket->polled.fd);
   if (port < 0) return js_throw_errno(env, -port, "getsockname", "cannot read the bound port");
   udpb_update_label(socket);
   return js_number(env, port);
@@ -64,7 +64,7 @@ napi_value udpb_connect(napi_env env, napi_callback_info info) {
   if (!read_endpoint(env, socket, argc, argv, 1, &address, &length, text, sizeof text)) return NULL;
   /* Connecting again replaces the peer and keeps the local port (a
    * disconnect would give up a port the system chose). */
-  if (connect(socket->fd, (struct sockaddr *)&address, length) != 0) {
+  if (connect(socket->polled.fd, (struct sockaddr *)&address, length) != 0) {
     int error = errno;
     char message[200];
     snprintf(message, sizeof message, "cannot connect %s to %s: %s", socket->label, text, strerror(error));
@@ -83,7 +83,7 @@ napi_value udpb_disconnect(napi_env env, napi_callback_info info) {
   memset(&address, 0, sizeof address);
   address.ss_family = AF_UNSPEC;
   /* Linux returns 0 for AF_UNSPEC; some kernels EAFNOSUPPORT after succeeding. */
-  if (connect(socket->fd, (struct sockaddr *)&address, sizeof address) != 0 && errno != EAFNOSUPPORT) {
+  if (connect(socket->polled.fd, (struct sockaddr *)&address, sizeof address) != 0 && errno != EAFNOSUPPORT) {
     int error = errno;
     char message[160];
     snprintf(message, sizeof message, "cannot disconnect %s: %s", socket->label, strerror(error));

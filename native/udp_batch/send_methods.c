@@ -59,8 +59,8 @@ static napi_value send_frames(napi_env env, udpb_socket *socket, napi_value fram
       }
       udpb_tx_stage(&socket->tx, i, data, bytes);
     }
-    if (socket->closing) return js_throw_errno(env, EBADF, NULL, "the UDP socket was closed while sending");
-    udpb_tx_outcome outcome = udpb_tx_send(socket->fd, &socket->tx, count, to, to_length, &socket->gso);
+    if (socket->polled.closing) return js_throw_errno(env, EBADF, NULL, "the UDP socket was closed while sending");
+    udpb_tx_outcome outcome = udpb_tx_send(socket->polled.fd, &socket->tx, count, to, to_length, &socket->gso);
     total.sent += outcome.sent;
     total.sent_bytes += outcome.sent_bytes;
     socket->counts.sent_messages += outcome.messages;

@@ -1,23 +1,17 @@
 /*
- * One open batched UDP socket as the addon holds it, and the rules that keep
- * its memory valid while libuv, JavaScript and Node's teardown each hold on
- * to it (as native/af_packet/port.h).
- *
- * Lifetime: the struct is freed only when both (a) libuv has finished closing
- * the poll handle (on_handle_closed) and (b) the JavaScript object is gone
- * (its finalizer ran). While the socket is open it holds a strong reference
- * to its own JavaScript object, so an open socket is never collected; closing
- * drops that reference. Node's teardown (process or worker exit) closes a
- * socket still open through an async cleanup hook.
+ * One open batched UDP socket as the addon holds it. Its socket, poll
+ * handle, JavaScript references and receive ring are a polled_socket, which
+ * also keeps the memory valid while libuv, JavaScript and Node's teardown
+ * each hold on to it (native/common/polled_socket.h).
  */
 #ifndef P4INA_UDP_BATCH_UDP_SOCKET_H
 #define P4INA_UDP_BATCH_UDP_SOCKET_H
 
-#include <node_api.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <uv.h>
 
+#include "../common/polled_socket.h"
 #include "batch_io.h"
 
 typedef struct udpb_counts {
@@ -33,51 +27,23 @@ typedef struct udpb_counts {
 } udpb_counts;
 
 typedef struct udpb_socket {
-  napi_env env;
-  int fd; /* -1 once closed */
+  polled_socket polled; /* first: the polled_socket callbacks get the socket through it */
   int family; /* AF_INET or AF_INET6 */
   bool connected;
   bool gso; /* send with UDP_SEGMENT; false once the kernel refused it */
   bool gro; /* UDP_GRO is on */
-  char label[80]; /* "UDP socket 127.0.0.1:4000", for messages */
-
-  uv_poll_t poll;
-  bool poll_initialized;
-  bool closing;        /* close started: no more I/O or callbacks */
-  bool handle_closed;  /* libuv is done with `poll` */
-  bool finalized;      /* the JavaScript object is gone */
-  bool js_released;    /* the references below are deleted */
-  unsigned unexplained_poll_errors;
-
-  napi_ref self;         /* strong while open */
-  napi_ref on_datagrams; /* (batch, count, sources, origins) => void */
-  napi_ref on_error;     /* (error: Error) => void */
-  napi_async_context async_context;
-  napi_async_cleanup_hook_handle cleanup_hook;
-
-  udpb_rx rx;
+  char label[80]; /* "UDP socket 127.0.0.1:4000", for messages (polled.label) */
   udpb_tx tx;
   udpb_counts counts;
 } udpb_socket;
 
-/* Stops I/O: stops and closes the poll handle, closes the fd. Idempotent,
- * never calls JavaScript (safe during teardown). */
-void udpb_socket_begin_close(udpb_socket *socket);
+_Static_assert(offsetof(udpb_socket, polled) == 0, "udpb_socket_of casts a polled_socket to its socket");
 
-/* Deletes the JavaScript references and the async context. Once; only where
- * N-API calls are allowed (a method call or the finalizer). */
-void udpb_socket_release_js(udpb_socket *socket);
+static inline udpb_socket *udpb_socket_of(polled_socket *polled) { return (udpb_socket *)polled; }
 
-/* napi_wrap finalizer. */
-void udpb_socket_finalize(napi_env env, void *data, void *hint);
-
-/* Registers the teardown hook; call once the poll handle is initialized. */
-napi_status udpb_socket_watch_teardown(udpb_socket *socket);
-
-/* Frees a socket that never got a poll handle (failed construction). */
-void udpb_socket_free_unstarted(udpb_socket *socket);
-
-/* The libuv callback for readable or failed polls (receive_path.c). */
-void udpb_socket_on_poll(uv_poll_t *handle, int status, int events);
+/* The polled_socket_class callbacks (receive_path.c): onDatagrams for a
+ * received batch, and what a poll error does. */
+void udpb_socket_deliver(polled_socket *polled, unsigned received);
+void udpb_socket_recover_from_poll_error(polled_socket *polled, int status);
 
 #endif
