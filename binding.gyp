@@ -23,6 +23,7 @@
             'native/common/polled_socket_lifetime.c',
             'native/common/polled_socket_methods.c',
             'native/common/polled_socket_receive.c',
+            'native/common/send_result.c',
           ],
           # N-API 8: async cleanup hooks (Node >= 12.19; package.json wants >= 20).
           'defines': ['NAPI_VERSION=8'],
@@ -57,6 +58,7 @@
             'native/common/polled_socket_lifetime.c',
             'native/common/polled_socket_methods.c',
             'native/common/polled_socket_receive.c',
+            'native/common/send_result.c',
           ],
           'defines': ['NAPI_VERSION=8'],
           'cflags_c': ['-std=gnu11', '-Wall', '-Wextra', '-Wshadow', '-Wstrict-prototypes', '-Wno-unused-parameter'],

@@ -22,6 +22,7 @@
 #include "../common/js_errors.h"
 #include "../common/js_values.h"
 #include "../common/mmsg_send.h"
+#include "../common/send_result.h"
 #include "open_error_message.h"
 #include "port.h"
 
@@ -68,12 +69,8 @@ static bool read_option(napi_env env, napi_value options, const js_limits *spec,
 
 static napi_value construct(napi_env env, napi_callback_info info) {
   size_t argc = MAX_ARGS;
-  napi_value argv[MAX_ARGS], self, new_target;
-  if (napi_get_cb_info(env, info, &argc, argv, &self, NULL) != napi_ok) return NULL;
-  if (napi_get_new_target(env, info, &new_target) != napi_ok || new_target == NULL) {
-    napi_throw_type_error(env, NULL, "AfPacketSocket must be called with new");
-    return NULL;
-  }
+  napi_value argv[MAX_ARGS], self;
+  if (!js_read_constructor_call(env, info, &argc, argv, &self, "AfPacketSocket")) return NULL;
   napi_valuetype types[3] = {napi_undefined, napi_undefined, napi_undefined};
   for (size_t i = 0; i < 3 && i < argc; i++) napi_typeof(env, argv[i], &types[i]);
   if (argc < 3 || types[0] != napi_string || types[1] != napi_function || types[2] != napi_function) {
@@ -110,10 +107,7 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     close(opened.fd);
     return js_throw_errno(env, ENOMEM, "calloc", "out of memory opening an AF_PACKET port");
   }
-  port->polled.class_of = &PORT_CLASS;
-  port->polled.env = env;
-  port->polled.fd = opened.fd;
-  port->polled.label = port->ifname;
+  polled_socket_init(&port->polled, &PORT_CLASS, env, opened.fd, port->ifname);
   port->ifindex = opened.ifindex;
   memcpy(port->ifname, ifname, name_length + 1); /* afp_open checked it fits */
   if (afp_rx_init(&port->polled.rx, batch_size, max_frame_bytes) != 0 || afp_tx_init(&port->tx, batch_size) != 0) {
@@ -144,23 +138,6 @@ static napi_value throw_closed(napi_env env, const afp_port *port) {
   char message[96];
   snprintf(message, sizeof message, "the AF_PACKET port on %s is closed", port->ifname);
   return js_throw_errno(env, EBADF, NULL, message);
-}
-
-/* { sent, sentBytes, error }: error is null when every frame went out. */
-static napi_value send_result(napi_env env, const afp_port *port, const afp_tx_outcome *outcome) {
-  napi_value result, error;
-  if (napi_create_object(env, &result) != napi_ok) return NULL;
-  js_set_property(env, result, "sent", js_number(env, outcome->sent));
-  js_set_property(env, result, "sentBytes", js_number(env, (double)outcome->sent_bytes));
-  if (outcome->last_error != 0) {
-    char message[160];
-    snprintf(message, sizeof message, "sending on %s failed: %s", port->ifname, strerror(outcome->last_error));
-    error = js_errno_error(env, outcome->last_error, "sendmmsg", message);
-  } else {
-    napi_get_null(env, &error);
-  }
-  js_set_property(env, result, "error", error);
-  return result;
 }
 
 static napi_value send_frames(napi_env env, napi_callback_info info) {
@@ -200,7 +177,7 @@ static napi_value send_frames(napi_env env, napi_callback_info info) {
     /* A full socket buffer will not drain within this call: drop the rest. */
     if (mmsg_buffer_full(outcome.last_error)) break;
   }
-  return send_result(env, port, &total);
+  return js_send_result(env, total.sent, total.sent_bytes, total.last_error, port->ifname, "");
 }
 
 static napi_value statistics(napi_env env, napi_callback_info info) {

@@ -115,3 +115,16 @@ void *js_unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_v
   }
   return data;
 }
+
+bool js_read_constructor_call(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, napi_value *self,
+                              const char *class_name) {
+  napi_value new_target;
+  if (napi_get_cb_info(env, info, argc, argv, self, NULL) != napi_ok) return false;
+  if (napi_get_new_target(env, info, &new_target) != napi_ok || new_target == NULL) {
+    char message[96];
+    snprintf(message, sizeof message, "%s must be called with new", class_name);
+    napi_throw_type_error(env, NULL, message);
+    return false;
+  }
+  return true;
+}

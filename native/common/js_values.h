@@ -33,6 +33,11 @@ napi_value js_boolean(napi_env env, bool flag);
  * already left an exception pending; NULL. */
 napi_value js_internal_failure(napi_env env, const char *class_name, const char *what);
 
+/* A constructor's arguments (napi_get_cb_info fills argc, argv and self);
+ * false after throwing "<class_name> must be called with new" for a plain call. */
+bool js_read_constructor_call(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, napi_value *self,
+                              const char *class_name);
+
 /* The native object wrapped in `this` (napi_get_cb_info fills argc and
  * argv), or NULL after throwing a TypeError saying `not_this`. */
 void *js_unwrap_this(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv, const char *not_this);

@@ -61,6 +61,11 @@ struct polled_socket {
   napi_async_cleanup_hook_handle cleanup_hook;
 };
 
+/* Fills in what the owner knows before polled_socket_start; the rest starts
+ * zeroed (the owner is calloc'd). `label` must live as long as the socket. */
+void polled_socket_init(polled_socket *socket, const polled_socket_class *class_of, napi_env env, int fd,
+                        const char *label);
+
 /* Makes the callbacks, starts polling, wraps `self` and keeps it alive while
  * open; `self` or NULL after throwing. On failure before the poll handle
  * exists the owner is freed at once, after it through the close path. */

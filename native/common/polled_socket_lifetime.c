@@ -7,6 +7,14 @@
 #include "js_errors.h"
 #include "js_values.h"
 
+void polled_socket_init(polled_socket *socket, const polled_socket_class *class_of, napi_env env, int fd,
+                        const char *label) {
+  socket->class_of = class_of;
+  socket->env = env;
+  socket->fd = fd;
+  socket->label = label;
+}
+
 static void free_socket(polled_socket *socket) {
   mmsg_ring_free(&socket->rx);
   socket->class_of->free_owner(socket);

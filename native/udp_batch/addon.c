@@ -97,12 +97,8 @@ static bool read_arguments(napi_env env, size_t argc, const napi_value *argv, ud
 
 static napi_value construct(napi_env env, napi_callback_info info) {
   size_t argc = MAX_ARGS;
-  napi_value argv[MAX_ARGS], self, new_target;
-  if (napi_get_cb_info(env, info, &argc, argv, &self, NULL) != napi_ok) return NULL;
-  if (napi_get_new_target(env, info, &new_target) != napi_ok || new_target == NULL) {
-    napi_throw_type_error(env, NULL, "UdpBatchSocket must be called with new");
-    return NULL;
-  }
+  napi_value argv[MAX_ARGS], self;
+  if (!js_read_constructor_call(env, info, &argc, argv, &self, "UdpBatchSocket")) return NULL;
   udpb_open_options open_options;
   uint32_t batch_size;
   bool gso = true;
@@ -122,10 +118,7 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     close(opened.fd);
     return js_throw_errno(env, ENOMEM, "calloc", "out of memory opening a UDP socket");
   }
-  socket->polled.class_of = &SOCKET_CLASS;
-  socket->polled.env = env;
-  socket->polled.fd = opened.fd;
-  socket->polled.label = socket->label;
+  polled_socket_init(&socket->polled, &SOCKET_CLASS, env, opened.fd, socket->label);
   socket->family = open_options.family;
   socket->gso = gso;
   socket->gro = opened.gro;

@@ -11,26 +11,10 @@
 
 #include "../common/js_errors.h"
 #include "../common/mmsg_send.h"
+#include "../common/send_result.h"
 #include "../common/js_values.h"
 #include "methods.h"
 #include "socket_setup.h"
-
-static napi_value send_result(napi_env env, const udpb_socket *socket, const udpb_tx_outcome *outcome) {
-  napi_value result, error;
-  if (napi_create_object(env, &result) != napi_ok) return NULL;
-  js_set_property(env, result, "sent", js_number(env, outcome->sent));
-  js_set_property(env, result, "sentBytes", js_number(env, (double)outcome->sent_bytes));
-  if (outcome->last_error != 0) {
-    char message[200];
-    snprintf(message, sizeof message, "sending on %s failed: %s%s", socket->label, strerror(outcome->last_error),
-             mmsg_buffer_full(outcome->last_error) ? " (socket buffer full; the rest of the batch was dropped)" : "");
-    error = js_errno_error(env, outcome->last_error, "sendmmsg", message);
-  } else {
-    napi_get_null(env, &error);
-  }
-  js_set_property(env, result, "error", error);
-  return result;
-}
 
 static napi_value send_frames(napi_env env, udpb_socket *socket, napi_value frames, const struct sockaddr *to,
                               socklen_t to_length) {
@@ -74,7 +58,8 @@ static napi_value send_frames(napi_env env, udpb_socket *socket, napi_value fram
       break;
     }
   }
-  return send_result(env, socket, &total);
+  const char *detail = mmsg_buffer_full(total.last_error) ? " (socket buffer full; the rest of the batch was dropped)" : "";
+  return js_send_result(env, total.sent, total.sent_bytes, total.last_error, socket->label, detail);
 }
 
 napi_value udpb_send(napi_env env, napi_callback_info info) {
