@@ -1,7 +1,8 @@
 # Builds build/Release/af_packet.node, the AF_PACKET port addon
 # (native/af_packet; loaded by src/switch/ports/af-packet/load-addon.ts), and
 # build/Release/udp_batch.node, the batched UDP socket addon (native/udp_batch;
-# loaded by src/net/udp-batch/load-udp-batch-addon.ts).
+# loaded by src/net/udp-batch/load-udp-batch-addon.ts). Both compile in the
+# shared files of native/common (its README says what each is).
 # Linux only: elsewhere the target is empty, so that installing the package
 # does not fail, and the loader reports the platform instead.
 {
