@@ -11,8 +11,9 @@ import { tryLoadUdpBatchAddon } from '../../net/udp-batch/load-udp-batch-addon.j
 import type { NativeUdpBatchModule } from '../../net/udp-batch/native-udp-batch.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
 
-export type UdpIo = 'batched' | 'dgram';
-export const UDP_IO_CHOICES: readonly UdpIo[] = ['batched', 'dgram'];
+import { UDP_IO_CHOICES, type UdpIo } from '../../net/udp-batch/udp-io-kind.js';
+
+export { UDP_IO_CHOICES, type UdpIo };
 
 export type UdpIoChoice = { readonly io: 'dgram'; readonly why: string } | { readonly io: 'batched'; readonly why: string; readonly addon: NativeUdpBatchModule };
 

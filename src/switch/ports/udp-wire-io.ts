@@ -4,11 +4,12 @@
  * batched addon (batched-wire-transport.ts) with the same behaviour and
  * counters.
  */
+import { UDP_IO_CHOICES, type UdpIo } from '../../net/udp-batch/udp-io-kind.js';
 import type { MutablePortCounters } from './port.js';
 
-/** Which socket a UDP wire uses: our batched addon, or Node's dgram. */
-export type UdpWireIo = 'batched' | 'dgram';
-export const UDP_WIRE_IO_CHOICES: readonly UdpWireIo[] = ['batched', 'dgram'];
+/** Which socket a UDP wire uses: our batched addon, or Node's dgram (the agents' choice too). */
+export type UdpWireIo = UdpIo;
+export const UDP_WIRE_IO_CHOICES: readonly UdpWireIo[] = UDP_IO_CHOICES;
 
 /** The port, as its transport sees it. */
 export interface UdpWireSink {
