@@ -7,15 +7,10 @@
  * the switch's UDP wires do, so a run's log says which I/O it measured.
  */
 import { moduleLogger } from '../../log/logger.js';
-import { tryLoadUdpBatchAddon } from '../../net/udp-batch/load-udp-batch-addon.js';
-import type { NativeUdpBatchModule } from '../../net/udp-batch/native-udp-batch.js';
 import { TRANSPORT_ERROR_CODES, TransportError } from './transport-error.js';
+import { resolveUdpIo, UDP_IO_CHOICES, type UdpIo, type UdpIoChoice } from '../../net/udp-batch/udp-io-kind.js';
 
-import { UDP_IO_CHOICES, type UdpIo } from '../../net/udp-batch/udp-io-kind.js';
-
-export { UDP_IO_CHOICES, type UdpIo };
-
-export type UdpIoChoice = { readonly io: 'dgram'; readonly why: string } | { readonly io: 'batched'; readonly why: string; readonly addon: NativeUdpBatchModule };
+export { UDP_IO_CHOICES, type UdpIo, type UdpIoChoice };
 
 const log = moduleLogger('agent.transport.udp');
 let processDefault: UdpIo | undefined;
@@ -38,7 +33,13 @@ export function setDefaultUdpIo(io: UdpIo | undefined): void {
  */
 export function chooseUdpIo(asked: UdpIo | undefined, what: string): UdpIoChoice {
   const wanted = asked ?? processDefault;
-  const choice = resolve(wanted, what);
+  const choice = resolveUdpIo(wanted, (error) => {
+    throw new TransportError(
+      TRANSPORT_ERROR_CODES.udpIoUnavailable,
+      `${what}: batched UDP I/O was asked for, but ${error.message}; build the addon (npm run build:addon) or use --udp-io dgram`,
+      { cause: error },
+    );
+  });
   const key = `${choice.io}:${choice.why}`;
   if (loggedChoice !== key) {
     loggedChoice = key;
@@ -46,18 +47,4 @@ export function chooseUdpIo(asked: UdpIo | undefined, what: string): UdpIoChoice
     log.info({ udpIo: choice.io, why: choice.why }, `agent UDP sockets use ${how}: ${choice.why}`);
   }
   return choice;
-}
-
-function resolve(wanted: UdpIo | undefined, what: string): UdpIoChoice {
-  if (wanted === 'dgram') return { io: 'dgram', why: 'asked for (udp-io dgram)' };
-  const loaded = tryLoadUdpBatchAddon();
-  if ('addon' in loaded) return { io: 'batched', why: wanted === 'batched' ? 'asked for (udp-io batched)' : 'the udp_batch addon loads', addon: loaded.addon };
-  if (wanted === 'batched') {
-    throw new TransportError(
-      TRANSPORT_ERROR_CODES.udpIoUnavailable,
-      `${what}: batched UDP I/O was asked for, but ${loaded.error.message}; build the addon (npm run build:addon) or use --udp-io dgram`,
-      { cause: loaded.error },
-    );
-  }
-  return { io: 'dgram', why: `the udp_batch addon cannot be used: ${loaded.error.message}` };
 }

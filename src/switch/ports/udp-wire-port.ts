@@ -13,7 +13,7 @@
  */
 import { moduleLogger } from '../../log/logger.js';
 import type { NativeUdpBatchModule } from '../../net/udp-batch/native-udp-batch.js';
-import { tryLoadUdpBatchAddon } from '../../net/udp-batch/load-udp-batch-addon.js';
+import { resolveUdpIo, type UdpIoChoice } from '../../net/udp-batch/udp-io-kind.js';
 import { BatchedWireTransport } from './batched-wire-transport.js';
 import { DgramWireTransport } from './dgram-wire-transport.js';
 import { parseUdpPort } from './ip-address.js';
@@ -69,13 +69,11 @@ const log = moduleLogger('switch.ports.udp');
 let loggedChoice: string | undefined;
 
 /** Which socket to use, and why; throws UdpBatchError when batched is asked for and cannot be had. */
-function chooseIo(options: UdpWireOptions): { io: UdpWireIo; why: string; addon?: NativeUdpBatchModule } {
-  if (options.udpIo === 'dgram') return { io: 'dgram', why: 'asked for (udp-io dgram)' };
-  if (options.udpBatchAddon) return { io: 'batched', why: 'asked for', addon: options.udpBatchAddon };
-  const loaded = tryLoadUdpBatchAddon();
-  if ('addon' in loaded) return { io: 'batched', why: options.udpIo === 'batched' ? 'asked for (udp-io batched)' : 'the udp_batch addon loads', addon: loaded.addon };
-  if (options.udpIo === 'batched') throw loaded.error;
-  return { io: 'dgram', why: `the udp_batch addon cannot be used: ${loaded.error.message}` };
+function chooseIo(options: UdpWireOptions): UdpIoChoice {
+  if (options.udpIo !== 'dgram' && options.udpBatchAddon) return { io: 'batched', why: 'asked for', addon: options.udpBatchAddon };
+  return resolveUdpIo(options.udpIo, (error) => {
+    throw error;
+  });
 }
 
 function logChoice(io: UdpWireIo, why: string): void {
