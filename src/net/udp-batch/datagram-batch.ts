@@ -1,10 +1,9 @@
 /**
- * The layout in which the batched UDP addon hands over received datagrams:
- * one Buffer per batch holding `count` little-endian uint32 lengths, then
- * the datagrams back to back, and their senders (see native-udp-batch.ts).
- * Each datagram is a view into the batch (so one kept alive keeps its batch
- * alive).
+ * The batched UDP addon's received datagrams: a length-prefixed batch
+ * (src/native/length-prefixed-batch.ts) and their senders (see
+ * native-udp-batch.ts).
  */
+import { forEachInBatch } from '../../native/length-prefixed-batch.js';
 import type { NativeSource } from './native-udp-batch.js';
 
 /**
@@ -19,19 +18,13 @@ export function forEachDatagram(
   origins: Buffer | null,
   each: (datagram: Buffer, source: NativeSource) => void,
 ): boolean {
-  const headerBytes = 4 * count;
-  if (!Number.isInteger(count) || count < 0 || headerBytes > batch.length) return false;
   if (origins !== null && origins.length !== 2 * count) return false;
   const single = sources[0];
   if (count > 0 && single === undefined) return false;
-  let offset = headerBytes;
-  for (let i = 0; i < count; i++) {
-    const length = batch.readUInt32LE(4 * i);
-    const end = offset + length;
+  return forEachInBatch(batch, count, (datagram, i) => {
     const source = origins === null ? single : sources[origins.readUInt16LE(2 * i)];
-    if (end > batch.length || source === undefined) return false;
-    each(batch.subarray(offset, end), source);
-    offset = end;
-  }
-  return offset === batch.length;
+    if (source === undefined) return false;
+    each(datagram, source);
+    return true;
+  });
 }
