@@ -34,6 +34,14 @@ export interface TestbedRow {
   identical: boolean | null;
   failure: string | null;
   atp: { ps: AtpPsCounters | null } | null;
+  /** Each switch process's CPU while the run's agents ran, and the workers' own (src/testbed/cpu-report.ts). */
+  cpu: { switches: { switch: string; userMs: number; systemMs: number }[]; workersMs: number | null } | null;
+}
+
+/** CPU seconds of every switch process during a run (user + system), or null when none was measured. */
+export function switchCpuSeconds(row: TestbedRow | undefined): number | null {
+  const switches = row?.cpu?.switches ?? [];
+  return switches.length > 0 ? switches.reduce((sum, s) => sum + s.userMs + s.systemMs, 0) / 1000 : null;
 }
 
 /** Why the testbed cannot run here (not root, no Mininet), or undefined when it can. */

@@ -16,7 +16,7 @@
 import type { Cell } from '../src/report/table.js';
 import { SWITCHML_HEADER_LENGTH } from '../src/wire/index.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
-import { rowIsExact, runTestbed, whyTestbedCannotRun, type TestbedRow } from './mininet-testbed.js';
+import { rowIsExact, runTestbed, switchCpuSeconds, whyTestbedCannotRun, type TestbedRow } from './mininet-testbed.js';
 
 const WORKERS = 4;
 /** SwitchML's own packet size first: its run also runs ring, so ring's figures sit on that row. */
@@ -36,7 +36,7 @@ export const testbedBench: Benchmark = {
   summary: 'Mininet (root): SwitchML at 64 and 256 values per packet vs its bound S/B and vs ring on 4 hosts with shaped links',
   async run({ quick, progress }): Promise<BenchResult> {
     const title = `Mininet testbed: SwitchML vs bound and ring, ${WORKERS} hosts on one p4ina switch`;
-    const columns = ['link (Mbit/s)', 'tensor', 'values/pkt', 'SwitchML (ms)', 'S/B (ms)', 'SwitchML / (S/B)', 'ring (ms)', 'ring bound (ms)', 'ring / bound', 'ring / SwitchML', 'switch frames/s', 'SwitchML resends'];
+    const columns = ['link (Mbit/s)', 'tensor', 'values/pkt', 'SwitchML (ms)', 'S/B (ms)', 'SwitchML / (S/B)', 'ring (ms)', 'ring bound (ms)', 'ring / bound', 'ring / SwitchML', 'switch frames/s', 'SwitchML resends', 'switch CPU (s)', 'workers CPU (s)'];
     const why = whyTestbedCannotRun('testbed');
     if (why) return { title, columns, rows: [], notes: [`skipped: ${why}`] };
     const cases: [number, number][] = quick ? [[10, MIB / 4]] : [[100, 4 * MIB], [10, 2 * MIB], [2, MIB]];
@@ -69,6 +69,8 @@ export const testbedBench: Benchmark = {
           ina?.timeMs && ring?.timeMs ? ring.timeMs / ina.timeMs : null,
           ina?.timeMs ? Math.round(packets / (ina.timeMs / 1000)) : null,
           ina?.retransmissions,
+          switchCpuSeconds(ina),
+          ina?.cpu?.workersMs == null ? null : ina.cpu.workersMs / 1000,
         ]);
       }
     }
@@ -80,6 +82,7 @@ export const testbedBench: Benchmark = {
         `Times are the slowest worker's AllReduce call (its JSON report). Per link speed: one run of \`mininet/testbed.py --topo single,hosts=4 --bw B --job switchml,ring --elements ${VALUES_PER_PACKET[0]}\` (SwitchML pool 64, then ring over TCP on the same links), then one with --job switchml --elements ${VALUES_PER_PACKET[1]}; ring's columns are on the first row, "ring / SwitchML" uses that ring time on both.`,
         `values/pkt: int32 values per SwitchML packet (switchml.p4 compiled with -DSWITCHML_ELEMENTS, the job's and the workers'). S/B: in-network aggregation's bound per worker; ring bound: 2(n−1)/n·S/B. Ratios are time / bound. Wire overhead (Ethernet, IPv4, UDP and the SwitchML header on the values: about ${VALUES_PER_PACKET.map(overhead).join(', ')} values per packet) is inside the ratio.`,
         '"switch frames/s": frames through p4ina\'s switch per second during the row\'s SwitchML run: 2·n·S/(4E) frames in and out for E values per packet, over its time; when it is flat across link speeds, the switch\'s packet rate, not the link, sets the time.',
+        '"switch CPU": user + system CPU of the switch process from its first worker\'s start to its last worker\'s exit (/proc/PID/stat); "workers CPU": the 4 workers\' own CPU during their calls, summed. Both share the machine\'s cores with Mininet; kernel work done in softirq for a process (veth, qdiscs) may not be counted in either.',
       ],
     };
   },

@@ -23,6 +23,7 @@ import tempfile
 from .agents import hierarchical_argv, rina_job_spec, rina_placed, ring_argv, run_workers, switchml_argv, switchml_job_spec
 from .atp_jobs import atp_commands, atp_job_specs
 from .atp_runs import run_atp_jobs
+from .cpu_use import switch_cpu_since, switch_cpu_snapshot
 from .omnireduce_runs import omnireduce_commands, omnireduce_job_spec, run_omnireduce
 from .hosts import HostSetupError, apply_loss, packets_dropped, kernel_has_netem, kernel_has_red_ecn, ping_all, prepare_hosts, tcp_transfer
 from .programs import ProgramError, Programs, ina_program_of
@@ -158,32 +159,42 @@ class Testbed:
         if switchml_hosts:
             progress('SwitchML: %d workers × %d bytes through %s, %d values per packet' % (len(switchml_hosts), options.tensor, aggregator_ip, options.switchml_elements))
             placed = [(h, switchml_argv(self.node, self.cli, h, rank, len(switchml_hosts), aggregator_ip, options)) for rank, h in enumerate(switchml_hosts)]
-            runs.append(dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts],
-                             elements=options.switchml_elements))
+            runs += self.with_switch_cpu(lambda: [dict(run_workers(self.net, 'switchml', placed, options.timeout, self.pids), hosts=[h.name for h in switchml_hosts],
+                                                         elements=options.switchml_elements)])
         if atp_hosts:
-            runs += self.run_atp(atp_hosts, atp_applied)
+            runs += self.with_switch_cpu(lambda: self.run_atp(atp_hosts, atp_applied))
         if rina_hosts:
-            runs.append(self.run_rina(rina_hosts, rina_applied))
-        runs += [self.run_omnireduce(a, chosen[a]) for a in ('omnireduce', 'omnireduce-switch') if a in chosen]
+            runs += self.with_switch_cpu(lambda: [self.run_rina(rina_hosts, rina_applied)])
+        for a in ('omnireduce', 'omnireduce-switch'):
+            if a in chosen:
+                runs += self.with_switch_cpu(lambda: [self.run_omnireduce(a, chosen[a])])
         if ps_hosts:
             server = self.plan.ps_hosts[0]
             progress('PS baseline: %d workers × %d bytes over TCP, its server on %s' % (len(ps_hosts), options.tensor, server.name))
-            runs.append(run_ps(self.net, self.node, self.cli, server, ps_hosts, options, self.pids))
+            runs += self.with_switch_cpu(lambda: [run_ps(self.net, self.node, self.cli, server, ps_hosts, options, self.pids)])
         if ring_hosts:
             progress('ring: %d workers × %d bytes over TCP' % (len(ring_hosts), options.tensor))
             placed = [(h, ring_argv(self.node, self.cli, ring_hosts, rank, options)) for rank, h in enumerate(ring_hosts)]
-            runs.append(dict(run_workers(self.net, 'ring', placed, options.timeout, self.pids), hosts=[h.name for h in ring_hosts]))
+            runs += self.with_switch_cpu(lambda: [dict(run_workers(self.net, 'ring', placed, options.timeout, self.pids), hosts=[h.name for h in ring_hosts])])
         if hierarchical_hosts:
             racks = len({h.rack for h in hierarchical_hosts})
             progress('hierarchical: %d workers in %d rack(s) × %d bytes over TCP' % (len(hierarchical_hosts), racks, options.tensor))
             placed = [(h, hierarchical_argv(self.node, self.cli, hierarchical_hosts, rank, options)) for rank, h in enumerate(hierarchical_hosts)]
-            runs.append(dict(run_workers(self.net, 'hierarchical', placed, options.timeout, self.pids), hosts=[h.name for h in hierarchical_hosts]))
+            runs += self.with_switch_cpu(lambda: [dict(run_workers(self.net, 'hierarchical', placed, options.timeout, self.pids), hosts=[h.name for h in hierarchical_hosts])])
         dropped = packets_dropped(self.net) if options.loss else 0
         ecn = {'threshold': options.ecn_threshold, 'kernelRed': red_ecn, 'bandwidthMbps': options.bw} if options.ecn else None
         sparsity = {'sparsity': options.sparsity or 0.0, 'pattern': options.pattern or 'random', 'block': options.omnireduce_host_block} if options.sparsity_args else None
         return {'topology': options.topo + (' (INA ToRs: %s)' % options.ina_tors if self.plan.kind == 'leafspine' else ''),
                 'tensorBytes': options.tensor, 'sparsity': sparsity, 'loss': options.loss, 'packetsLost': dropped, 'seed': options.seed, 'runs': runs, 'traffic': traffic,
                 'ecn': ecn, 'pids': self.pids, 'logs': None if self.own_dir else self.dir}
+
+    def with_switch_cpu(self, make_runs):
+        """make_runs() → runs, each given `switchCpu`: what every switch process used while they ran (runs made by one
+        call ran at the same time, e.g. ATP's jobs, and share it)."""
+        before = switch_cpu_snapshot(self.net.switches)
+        runs = make_runs()
+        spent = switch_cpu_since(before)
+        return [dict(run, switchCpu=spent) for run in runs]
 
     def run_atp(self, atp_hosts, applied):
         """Every ATP job at once; one run per job, in job order."""

@@ -22,6 +22,8 @@ export interface WorkerOutcome {
   readonly maxAbsError: number;
   /** Elements whose error broke the algorithm's documented bound. */
   readonly boundViolations: number;
+  /** CPU the worker used in the last call (user + system, ms), for the workers that report it (SwitchML, ATP). */
+  readonly cpuMs?: number | undefined;
 }
 
 export interface DemoRow {
@@ -86,6 +88,7 @@ export function parseWorkerReport(stdout: string): WorkerOutcome {
     elapsedMs: numberField(lastCall, 'elapsedMs'),
     retransmissions: numberField(lastCall, 'retransmissions'),
     bytesSent: optionalNumber(lastCall, 'bytesSent') ?? optionalNumber(lastCall, 'wireBytesSent'),
+    cpuMs: optionalNumber(lastCall, 'cpuMs'),
     maxAbsError: numberField(check, 'maxAbsError'),
     boundViolations: numberField(check, 'boundViolations'),
   };

@@ -5,11 +5,13 @@
  * has (the topology, ordinary traffic, the PIDs it started, per ATP job
  * its levels, its parameter server's work and ECN: atp-run-report.ts; per
  * OmniReduce run where it aggregated, and the workers' block sparsity:
- * omnireduce-run-report.ts; the SwitchML run's values per packet).
+ * omnireduce-run-report.ts; the SwitchML run's values per packet; per run
+ * the switches' and the workers' CPU: cpu-report.ts).
  */
 import type { DemoRow, ResultAlgorithm } from '../report/demo-results.js';
 import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
 import { formatResultsJson } from '../report/results-table.js';
+import { describeRunCpu, parseSwitchCpu, workersCpuMs, type RunCpu, type SwitchCpuUse } from './cpu-report.js';
 import { atpRunDetails, parseAtpRunInfo, type AtpRunDetails, type AtpRunInfo } from './atp-run-report.js';
 import { describeOmniReduceRun, describeSparsity, parseOmniReduceRunInfo, parseTestbedSparsity, type OmniReduceRunInfo, type TestbedSparsity } from './omnireduce-run-report.js';
 import { TESTBED_ERROR_CODES, TestbedError } from './testbed-error.js';
@@ -36,6 +38,8 @@ export interface TestbedRun {
   readonly omnireduce: OmniReduceRunInfo | undefined;
   /** SwitchML runs: int32 values per packet (switchml.p4's SWITCHML_ELEMENTS, the job's and the workers'). */
   readonly elements: number | undefined;
+  /** CPU each switch process used while the run's agents ran (empty: not measured). */
+  readonly switchCpu: readonly SwitchCpuUse[];
 }
 
 /** --ecn: the switches' marking threshold, and whether the links' RED marks too. */
@@ -93,7 +97,8 @@ export function parseTestbedDocument(text: string): TestbedDocument {
     if (run.inaRacks !== undefined && !isStringArray(run.inaRacks)) fail(`run ${i} has an "inaRacks" that is not a list of switch names`);
     const omnireduce = run.algorithm === 'omnireduce' || run.algorithm === 'omnireduce-switch' ? parseOmniReduceRunInfo(run, i) : undefined;
     const elements = run.elements === undefined ? undefined : isPositiveInteger(run.elements) ? run.elements : fail(`run ${i} has an "elements" that is not a positive whole number`);
-    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp, inaRacks: run.inaRacks, omnireduce, elements };
+    const switchCpu = parseSwitchCpu(run.switchCpu, i);
+    return { algorithm: run.algorithm, hosts: run.hosts, reports: run.reports, failure: run.failure, atp, inaRacks: run.inaRacks, omnireduce, elements, switchCpu };
   });
   const pids = Array.isArray(doc.pids) ? doc.pids.filter((p): p is number => Number.isInteger(p)) : [];
   const packetsLost = typeof doc.packetsLost === 'number' ? doc.packetsLost : 0;
@@ -130,6 +135,11 @@ export function testbedRows(doc: TestbedDocument): DemoRow[] {
   });
 }
 
+/** Per run, the switches' CPU and the workers' (a failed run's workers: null). */
+export function testbedRunCpu(doc: TestbedDocument): RunCpu[] {
+  return doc.runs.map((run) => ({ switches: run.switchCpu, workersMs: run.failure === null ? workersCpuMs(run.reports) : null }));
+}
+
 /** Per run, its ATP details (undefined for other algorithms). */
 export function testbedAtpDetails(doc: TestbedDocument): (AtpRunDetails | undefined)[] {
   return doc.runs.map((run) => (run.atp ? atpRunDetails(run.atp, run.reports) : undefined));
@@ -148,13 +158,14 @@ export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]
   const loss = doc.loss > 0 ? `, loss ${doc.loss} on every host link each way (${doc.packetsLost} packets dropped)` : '';
   const lines = [`testbed ${doc.topology}${describeSparsity(doc.sparsity)}${loss}`];
   const details = testbedAtpDetails(doc);
+  const cpu = testbedRunCpu(doc);
   const several = details.filter((d) => d !== undefined).length > 1;
   doc.runs.forEach((run, i) => {
     const d = details[i];
     const racks = run.inaRacks ? `; INA racks: ${run.inaRacks.join(', ') || 'none (a plain ring)'}` : '';
     const values = run.elements === undefined ? '' : `; ${run.elements} values per packet`;
     const where = d ? `; PS ${d.psHost}; level 0: ${d.level0.join(', ') || 'none'}; level 1: ${d.level1 ?? 'none'}` : run.omnireduce ? describeOmniReduceRun(run.omnireduce) : racks || values;
-    lines.push(`  ${rowLabel(rows[i]!, d, several)}: ${run.hosts.join(', ')}${where}`);
+    lines.push(`  ${rowLabel(rows[i]!, d, several)}: ${run.hosts.join(', ')}${where}${describeRunCpu(cpu[i]!)}`);
   });
   if (doc.ecn) {
     const { threshold, kernelRed, bandwidthMbps } = doc.ecn;
@@ -171,9 +182,10 @@ export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]
 
 export function formatTestbedJson(doc: TestbedDocument, rows: readonly DemoRow[]): string {
   const details = testbedAtpDetails(doc);
+  const cpu = testbedRunCpu(doc);
   // ATP rows carry their job's details (`atp`), Rina rows their INA racks, OmniReduce rows where they aggregated;
-  // other rows have null, so every row has the same keys.
-  const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null, inaRacks: doc.runs[i]!.inaRacks ?? null, omnireduce: doc.runs[i]!.omnireduce ?? null }));
+  // other rows have null, so every row has the same keys. Every row has its CPU.
+  const runs = rows.map((row, i) => ({ ...row, atp: details[i] ?? null, inaRacks: doc.runs[i]!.inaRacks ?? null, omnireduce: doc.runs[i]!.omnireduce ?? null, cpu: cpu[i]! }));
   const base = JSON.parse(formatResultsJson({ workers: Math.max(0, ...rows.map((r) => r.workers)), tensorBytes: doc.tensorBytes, loss: doc.loss, seed: doc.seed, framesLost: doc.packetsLost, runs })) as Record<string, unknown>;
   // As `p4ina demo --json` has it: the SwitchML run's values per packet, null when none ran (or it did not say).
   const switchmlElements = doc.runs.find((r) => r.algorithm === 'switchml')?.elements ?? null;

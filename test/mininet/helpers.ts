@@ -142,6 +142,7 @@ export interface TestbedJsonRow {
   atp: TestbedJsonAtp | null;
   inaRacks: string[] | null;
   omnireduce: { aggregator: string; blockSize: number; slots: number } | null;
+  cpu: { switches: { switch: string; userMs: number; systemMs: number }[]; workersMs: number | null };
 }
 
 /** An ATP job's row details (src/testbed/atp-run-report.ts): its PS, levels and the PS's counters. */

@@ -115,6 +115,30 @@ describe('testbed results document', () => {
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...switchml, elements: '256' }] }))).toThrow(/run 0 has an "elements"/);
   });
 
+  test('each run\'s CPU: the switches\' while it ran and the workers\' own (when they report it), on its line and in JSON', () => {
+    const withCpu = (r: string, cpuMs: number): string => r.replace('"retransmissions"', `"cpuMs":${cpuMs},"retransmissions"`);
+    const switchCpu = [{ switch: 'p4is1', userMs: 1800, systemMs: 300 }];
+    const switchml = { ...base.runs[0], reports: [withCpu(report(0, 10), 500), withCpu(report(1, 20), 740)], switchCpu };
+    const ring = { algorithm: 'ring', hosts: ['h1', 'h2'], reports: [report(0, 5), report(1, 6)], failure: null, switchCpu: [{ switch: 'p4is1', userMs: 0, systemMs: 10 }] };
+    const doc = parseTestbedDocument(JSON.stringify({ ...base, traffic: null, runs: [switchml, ring, base.runs[1]] }));
+    const rows = testbedRows(doc);
+    const text = formatTestbedText(doc, rows);
+    expect(text).toContain('  switchml: h1, h2; CPU: p4is1 2.10 s (user 1.80, system 0.30), workers 1.24 s\n');
+    // Ring's workers do not report their CPU; a run measured on no switch (older documents, failed runs) says nothing.
+    expect(text).toContain('  ring: h1, h2; CPU: p4is1 0.01 s (user 0.00, system 0.01)\n');
+    expect(text).toContain('  ring: h1, h2\n');
+    const json = JSON.parse(formatTestbedJson(doc, rows)) as { runs: { cpu: unknown }[] };
+    expect(json.runs.map((r) => r.cpu)).toEqual([
+      { switches: switchCpu, workersMs: 1240 },
+      { switches: ring.switchCpu, workersMs: null },
+      { switches: [], workersMs: null },
+    ]);
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...switchml, switchCpu: [{ switch: 'p4is1', userMs: -1, systemMs: 0 }] }] }))).toThrow(
+      expect.objectContaining({ code: 'TESTBED_BAD_REPORT', message: expect.stringMatching(/malformed "switchCpu" in run 0/) }),
+    );
+    expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...switchml, switchCpu: 'p4is1' }] }))).toThrow(/malformed "switchCpu"/);
+  });
+
   test('a malformed document is a TESTBED_BAD_REPORT that says what is wrong', () => {
     expect(() => parseTestbedDocument('nope')).toThrow(expect.objectContaining({ code: 'TESTBED_BAD_REPORT', message: "the testbed's results document is not JSON" }));
     expect(() => parseTestbedDocument(JSON.stringify({ ...base, runs: [{ algorithm: 'allgather', hosts: [], reports: [], failure: null }] }))).toThrow(

@@ -63,6 +63,14 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
     expect(doc.runs.every((r) => r.bytes === 256 * 1024)).toBe(true);
     expect(doc.hosts).toEqual({ switchml: h(1, 2, 3, 4), ring: h(1, 2, 3, 4) });
     expect(doc.ok).toBe(true);
+    // The switch carried every packet of both runs, so it used CPU in each; SwitchML's workers report theirs, ring's do not.
+    const [switchml, ring] = doc.runs.map((r) => r.cpu);
+    for (const cpu of [switchml!, ring!]) {
+      expect(cpu.switches.map((s) => s.switch)).toEqual([`${PREFIX}s1`]);
+      expect(cpu.switches[0]!.userMs + cpu.switches[0]!.systemMs).toBeGreaterThan(0);
+    }
+    expect(switchml!.workersMs).toBeGreaterThan(0);
+    expect(ring!.workersMs).toBeNull();
   }, 120_000);
 
   test('leaf-spine, INA ToR + Linux-bridge ToR: ping and TCP across racks, ring across racks and SwitchML in the INA rack exact', async () => {
@@ -76,6 +84,8 @@ describe.runIf(!why)('Mininet testbeds through p4ina switches (root)', () => {
       ['switchml', 2, true, 0, null],
       ['ring', 4, true, 0, null],
     ]);
+    // CPU is measured for the P4 switches' processes (the INA ToR and the spine), not for the Linux bridge.
+    expect(doc.runs[1]!.cpu.switches.map((s) => s.switch)).toEqual([`${PREFIX}s1`, `${PREFIX}t1`]);
   }, 120_000);
 
   test('leaf-spine with a legacy ToR running forward.p4 on p4ina: traffic and ring across racks exact', async () => {
