@@ -8,6 +8,7 @@
  * busy queue allocates no context per packet either.
  */
 import type { PortQueue } from '../queues/port-queue.js';
+import type { ReplicaRecord } from '../state/pre.js';
 import type { CompiledPipeline } from './compiled-pipeline.js';
 import type { PacketContext } from './packet-context.js';
 import { STANDARD_METADATA_SLOT } from './standard-metadata.js';
@@ -27,6 +28,9 @@ export interface QueuedPacket {
 /** Runs egress and what follows it (clone, drop, recirculate, deparse, output) on a packet that left its queue. */
 export type EgressRunner = (ctx: PacketContext, ingressPort: number, loops: number, e2eClone: boolean) => void;
 
+/** Sets a multicast replica's egress_port, egress_rid and instance_type on its context. */
+export type ReplicaMarker = (ctx: PacketContext, replica: ReplicaRecord) => void;
+
 /** Contexts kept for reuse beyond this are left to the garbage collector. */
 const MAX_POOLED = 1024;
 
@@ -38,6 +42,7 @@ export class QueuedEgress {
     private readonly pipeline: CompiledPipeline,
     private readonly runEgress: EgressRunner,
     private readonly dropFull: (port: number) => void,
+    private readonly markReplica: ReplicaMarker,
   ) {
     const sm = pipeline.sm;
     this.set = {
@@ -49,8 +54,12 @@ export class QueuedEgress {
     };
   }
 
-  /** Queues a copy of `from` (its egress_port already set) at `now`, or drops it when the queue is full. */
-  enqueue(queue: PortQueue<QueuedPacket>, from: PacketContext, now: number, ingressPort: number, loops: number, e2eClone: boolean): void {
+  /**
+   * Queues a copy of `from` (its egress_port already set, or a multicast
+   * `replica` that the copy is marked as) at `now`, or drops it when the
+   * queue is full.
+   */
+  enqueue(queue: PortQueue<QueuedPacket>, from: PacketContext, now: number, ingressPort: number, loops: number, e2eClone: boolean, replica?: ReplicaRecord): void {
     const depth = queue.admit(now);
     if (depth < 0) return this.dropFull(queue.port);
     const reused = this.pool.pop();
@@ -61,6 +70,7 @@ export class QueuedEgress {
     item.loops = loops;
     item.e2eClone = e2eClone;
     item.enqueuedAt = now;
+    if (replica !== undefined) this.markReplica(ctx, replica);
     const sm = ctx.slots[STANDARD_METADATA_SLOT] as StructValue;
     this.set.enqTimestamp(sm, Math.floor(now));
     this.set.enqQdepth(sm, depth);

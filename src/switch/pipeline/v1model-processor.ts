@@ -10,6 +10,7 @@
 import type { IrHeaderType } from '../../p4c/ir/types.js';
 import type { PortQueue } from '../queues/port-queue.js';
 import type { ForwardingState } from '../state/forwarding-state.js';
+import type { ReplicaRecord } from '../state/pre.js';
 import { bitsToBytes, bytesToBits, wrap } from './bits.js';
 import type { CompiledPipeline } from './compiled-pipeline.js';
 import { writeHeader } from './header-bytes.js';
@@ -83,7 +84,7 @@ export class V1ModelProcessor {
     this.maxLoops = options.maxLoops ?? 16;
     this.clock = options.clock ?? performanceMicros;
     this.queueOf = options.queues ?? NO_QUEUES;
-    this.queued = new QueuedEgress(pipeline, (ctx, ingressPort, loops, e2eClone) => this.egressOnce(ctx, ingressPort, loops, e2eClone), (port) => this.outputs.drop(port, 'queue_full'));
+    this.queued = new QueuedEgress(pipeline, (ctx, ingressPort, loops, e2eClone) => this.egressOnce(ctx, ingressPort, loops, e2eClone), (port) => this.outputs.drop(port, 'queue_full'), this.markReplica);
     const program = pipeline.program;
     const metaSlot = program.slots[1];
     if (metaSlot?.type.kind === 'struct') {
@@ -166,23 +167,24 @@ export class V1ModelProcessor {
     if (group !== 0) {
       const g = this.forwarding.pre.multicastGroups.get(group);
       if (!g) return this.outputs.drop(ingressPort, 'no_multicast_group');
-      // Every replica but the last egresses from a copy (reused from packet to packet unless this
-      // is a nested pass, e.g. a recirculated replica multicast again); the last one takes ctx itself.
+      // A replica for a port with a queue is copied once, straight into the queue's context. Every
+      // other replica but the last egresses from a copy (reused from packet to packet unless this is
+      // a nested pass, e.g. a recirculated replica multicast again); the last one takes ctx itself.
       const replicas = g.replicas;
       const pooled = !this.replicasInUse;
       this.replicasInUse = true;
       try {
         for (let k = 0; k < replicas.length; k++) {
           const r = replicas[k]!;
+          const queue = this.queueOf[r.port];
+          if (queue !== undefined) {
+            this.queued.enqueue(queue, ctx, this.clock(), ingressPort, loops, false, r);
+            continue;
+          }
           const copy = k === replicas.length - 1 ? ctx : p.copyContextInto(pooled ? this.replicaPool[k] : undefined, ctx);
           if (pooled && copy !== ctx) this.replicaPool[k] = copy;
-          const sm = copy.slots[STANDARD_METADATA_SLOT] as StructValue;
-          this.set.egressPort(sm, r.port);
-          this.set.egressRid(sm, r.instance);
-          this.set.instanceType(sm, INSTANCE_TYPE.REPLICATION);
-          const queue = this.queueOf[r.port];
-          if (queue === undefined) this.runEgress(copy, ingressPort, loops);
-          else this.queued.enqueue(queue, copy, this.clock(), ingressPort, loops, false);
+          this.markReplica(copy, r);
+          this.runEgress(copy, ingressPort, loops);
         }
       } finally {
         if (pooled) this.replicasInUse = false;
@@ -196,6 +198,13 @@ export class V1ModelProcessor {
     if (queue === undefined) this.runEgress(ctx, ingressPort, loops);
     else this.queued.enqueue(queue, ctx, this.clock(), ingressPort, loops, false);
   }
+
+  private readonly markReplica = (ctx: PacketContext, replica: ReplicaRecord): void => {
+    const sm = ctx.slots[STANDARD_METADATA_SLOT] as StructValue;
+    this.set.egressPort(sm, replica.port);
+    this.set.egressRid(sm, replica.instance);
+    this.set.instanceType(sm, INSTANCE_TYPE.REPLICATION);
+  };
 
   /** A packet leaves its egress queue (called by the queue, at its departure time): egress runs on it. */
   depart(item: QueuedPacket, atMicros: number, depthAfter: number): void {

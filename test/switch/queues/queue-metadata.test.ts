@@ -74,16 +74,17 @@ describe('queueing metadata seen by egress', () => {
       [T0, 2, 0, 0, 13],
     ]);
     sw.clock.advanceTo(T0 + 1_000_000);
-    const seen = (port: number): number[][] => sw!.ports.get(port)!.sent.map((s) => [s.at - T0, s.probe.seq, s.probe.enqQdepth, s.probe.egressPort, s.probe.egressRid]);
+    // Each copy is a replica (instance_type 5, v1model's REPLICATION) of its own port and rid, the first leaving at once.
+    const seen = (port: number): number[][] => sw!.ports.get(port)!.sent.map((s) => [s.at - T0, s.probe.seq, s.probe.enqQdepth, s.probe.egressPort, s.probe.egressRid, s.probe.instanceType]);
     expect(seen(2)).toEqual([
-      [0, 0, 0, 2, 12],
-      [1000, 1, 0, 2, 12],
-      [2000, 2, 1, 2, 12],
+      [0, 0, 0, 2, 12, 5],
+      [1000, 1, 0, 2, 12, 5],
+      [2000, 2, 1, 2, 12, 5],
     ]);
     expect(seen(1)).toEqual([
-      [0, 0, 0, 1, 11],
-      [2000, 1, 0, 1, 11],
-      [4000, 2, 1, 1, 11],
+      [0, 0, 0, 1, 11, 5],
+      [2000, 1, 0, 1, 11, 5],
+      [4000, 2, 1, 1, 11, 5],
     ]);
   });
 
