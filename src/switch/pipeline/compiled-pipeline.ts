@@ -19,6 +19,7 @@ import { compileTable } from './compile-table.js';
 import { compileExternFunction } from './extern-functions.js';
 import { compileExternMethod } from './extern-methods.js';
 import { generateEvaluator } from './generate-expression.js';
+import { generateDeparser, type HeaderDeparser } from './generate-deparser.js';
 import { generateCopier, generateResetter } from './generate-reset.js';
 import { PacketCompiler } from './packet-methods.js';
 import { FLOW_EXIT, FLOW_NEXT, PacketContext } from './packet-context.js';
@@ -48,6 +49,8 @@ export class CompiledPipeline implements CompileEnv {
   private readonly slotResetters: ((v: Value) => Value)[];
   private readonly slotCopiers: ((dst: Value, src: Value) => Value)[];
   private readonly stages: { parser: Exec; verifyChecksum: Exec; ingress: Exec; egress: Exec; computeChecksum: Exec; deparser: Exec };
+  /** The deparser as one generated function, when it only emits values at plain locations (generate-deparser.ts). */
+  private readonly headerDeparser: HeaderDeparser | undefined;
 
   constructor(
     readonly program: IrProgram,
@@ -67,6 +70,8 @@ export class CompiledPipeline implements CompileEnv {
     });
     this.slotResetters = program.slots.map((s) => generateResetter(s.type, this.values));
     this.slotCopiers = program.slots.map((s) => generateCopier(s.type, this.values));
+    const order = program.deparserEmitOrder;
+    this.headerDeparser = order ? generateDeparser(order, this, this.statements.exprs) : undefined;
     const p = program.pipeline;
     this.stages = {
       parser: this.block(p.parser).run,
@@ -138,6 +143,13 @@ export class CompiledPipeline implements CompileEnv {
 
   /** Runs the deparser: the emitted headers then the payload (unparsed bytes), as one frame. */
   deparse(ctx: PacketContext): Buffer {
+    const packet = ctx.packet;
+    const payloadBytes = Math.max(0, packet.length - ctx.cursor);
+    if (this.headerDeparser !== undefined) {
+      const out = this.headerDeparser(ctx, payloadBytes);
+      copyPayload(packet, ctx.cursor, out, out.length - payloadBytes, payloadBytes);
+      return out;
+    }
     ctx.emittedCount = 0;
     this.stages.deparser(ctx);
     const headers = ctx.emittedHeaders;
@@ -147,16 +159,12 @@ export class CompiledPipeline implements CompileEnv {
     // One allocation per frame out: the headers are written straight into it, then the payload copied.
     let headerBytes = 0;
     for (let i = 0; i < count; i++) headerBytes += layouts[i]!.bytes;
-    const packet = ctx.packet;
-    const payloadBytes = Math.max(0, packet.length - ctx.cursor);
     const frame = Buffer.allocUnsafe(headerBytes + payloadBytes);
     for (let i = 0, offset = 0; i < count; i++) {
       writers[i]!(frame, offset, headers[i]!.fields);
       offset += layouts[i]!.bytes;
     }
-    // Short payloads byte by byte: Buffer.copy's own overhead is larger than the loop.
-    if (payloadBytes > 128) packet.copy(frame, headerBytes, ctx.cursor);
-    else for (let i = 0, from = ctx.cursor; i < payloadBytes; i++) frame[headerBytes + i] = packet[from + i]!;
+    copyPayload(packet, ctx.cursor, frame, headerBytes, payloadBytes);
     return frame;
   }
 
@@ -286,13 +294,21 @@ export class CompiledPipeline implements CompileEnv {
     }
   }
 
+  /** The general deparser (packet-methods.ts emits, then deparse writes them); unused when headerDeparser exists. */
   private compileDeparser(): Exec {
     const order = this.program.deparserEmitOrder;
     if (!order) return this.block(this.program.pipeline.deparser).run;
+    if (this.headerDeparser !== undefined) return () => FLOW_NEXT;
     const parts = order.map((e) => this.packets.compileEmit(e));
     return (ctx) => {
       for (let i = 0; i < parts.length; i++) parts[i]!(ctx);
       return FLOW_NEXT;
     };
   }
+}
+
+/** The unparsed rest of the packet after the headers; short payloads byte by byte (Buffer.copy's own overhead is larger than the loop). */
+function copyPayload(packet: Buffer, from: number, frame: Buffer, at: number, bytes: number): void {
+  if (bytes > 128) packet.copy(frame, at, from);
+  else for (let i = 0; i < bytes; i++) frame[at + i] = packet[from + i]!;
 }

@@ -59,7 +59,7 @@ export function readerSource(layout: BitLayout, rb: string): string {
   return layout.fields.map((f, i) => readField(i, f.bitOffset, f.width, rb)).join(' ');
 }
 
-function writeField(i: number, bitOffset: number, width: number): string {
+function writeField(i: number, bitOffset: number, width: number, wb = 'wb'): string {
   if (!isWide(width)) {
     // A number field holds a wrapped value < 2^width, so `>>>` is exact; partial bytes keep their other bits.
     const lines = pieces(bitOffset, width).map((p) => {
@@ -68,16 +68,26 @@ function writeField(i: number, bitOffset: number, width: number): string {
       const mask = ((1 << p.count) - 1) << p.inByte;
       return `b[o + ${p.byte}] = (b[o + ${p.byte}] & ${~mask & 255}) | ((${part} << ${p.inByte}) & ${mask});`;
     });
-    return `v = f[${i}]; if (typeof v === 'number') { ${lines.join(' ')} } else wb(b, o * 8 + ${bitOffset}, ${width}, v);`;
+    return `v = f[${i}]; if (typeof v === 'number') { ${lines.join(' ')} } else ${wb}(b, o * 8 + ${bitOffset}, ${width}, v);`;
   }
   if ((bitOffset & 7) === 0 && (width & 7) === 0 && width <= 48) {
     // A bigint < 2^48 is exact as a double: split it into a high and a low 32-bit part.
     const lines = pieces(bitOffset, width).map((p) =>
       p.inValue >= 32 ? `b[o + ${p.byte}] = (hi >>> ${p.inValue - 32}) & 255;` : `b[o + ${p.byte}] = (lo >>> ${p.inValue}) & 255;`,
     );
-    return `v = f[${i}]; if (typeof v === 'bigint' && v >= 0n && v < ${2 ** width}n) { v = Number(v); lo = v % 4294967296; hi = (v - lo) / 4294967296; ${lines.join(' ')} } else wb(b, o * 8 + ${bitOffset}, ${width}, v);`;
+    return `v = f[${i}]; if (typeof v === 'bigint' && v >= 0n && v < ${2 ** width}n) { v = Number(v); lo = v % 4294967296; hi = (v - lo) / 4294967296; ${lines.join(' ')} } else ${wb}(b, o * 8 + ${bitOffset}, ${width}, v);`;
   }
-  return `wb(b, o * 8 + ${bitOffset}, ${width}, f[${i}]);`;
+  return `${wb}(b, o * 8 + ${bitOffset}, ${width}, f[${i}]);`;
+}
+
+/**
+ * The statements of a writer, for inlining into other generated code: they
+ * write `f` into `b` at byte `o`, use the variables `v`, `lo` and `hi` (the
+ * caller declares them), and call `wb` (writeBits) for fields without an
+ * inline form.
+ */
+export function writerSource(layout: BitLayout, wb: string): string {
+  return layout.fields.map((f, i) => writeField(i, f.bitOffset, f.width, wb)).join(' ');
 }
 
 const readers = new WeakMap<BitLayout, HeaderReader>();
