@@ -2,7 +2,9 @@
  * Packets waiting in a port's egress queue (src/switch/queues). At the
  * traffic manager's hand-off a packet's context is copied into one the queue
  * owns (the first pass's context and the replicas' are reused by the next
- * packet) and stamped with enq_timestamp and enq_qdepth; when it leaves the
+ * packet), or handed over when the processor is done with it (it then takes
+ * a free pooled context in exchange), and stamped with enq_timestamp and
+ * enq_qdepth; when it leaves the
  * queue it is stamped with deq_timedelta, deq_qdepth and
  * egress_global_timestamp, and egress runs on it. Contexts are pooled, so a
  * busy queue allocates no context per packet either.
@@ -63,7 +65,28 @@ export class QueuedEgress {
     const depth = queue.admit(now);
     if (depth < 0) return this.dropFull(queue.port);
     const reused = this.pool.pop();
-    const ctx = this.pipeline.copyContextInto(reused?.ctx, from);
+    this.push(queue, reused, this.pipeline.copyContextInto(reused?.ctx, from), depth, now, ingressPort, loops, e2eClone, replica);
+  }
+
+  /**
+   * Queues `ctx` itself, which the caller gives up (nothing else may refer
+   * to it): no copy. Returns what the caller holds afterwards in its place:
+   * a pooled context that is free again, undefined when the pool had none,
+   * or `ctx` itself when the queue was full and dropped the packet.
+   */
+  enqueueOwned(queue: PortQueue<QueuedPacket>, ctx: PacketContext, now: number, ingressPort: number, loops: number, replica?: ReplicaRecord): PacketContext | undefined {
+    const depth = queue.admit(now);
+    if (depth < 0) {
+      this.dropFull(queue.port);
+      return ctx;
+    }
+    const reused = this.pool.pop();
+    const free = reused?.ctx;
+    this.push(queue, reused, ctx, depth, now, ingressPort, loops, false, replica);
+    return free;
+  }
+
+  private push(queue: PortQueue<QueuedPacket>, reused: QueuedPacket | undefined, ctx: PacketContext, depth: number, now: number, ingressPort: number, loops: number, e2eClone: boolean, replica: ReplicaRecord | undefined): void {
     const item = reused ?? { ctx, ingressPort, loops, e2eClone, enqueuedAt: now };
     item.ctx = ctx;
     item.ingressPort = ingressPort;
@@ -75,7 +98,7 @@ export class QueuedEgress {
     this.set.enqTimestamp(sm, Math.floor(now));
     this.set.enqQdepth(sm, depth);
     // The rate in bits/s counts the frame as it entered the switch (as truncated for a clone).
-    const bytes = from.truncateTo > 0 ? Math.min(from.packet.length, from.truncateTo) : from.packet.length;
+    const bytes = ctx.truncateTo > 0 ? Math.min(ctx.packet.length, ctx.truncateTo) : ctx.packet.length;
     queue.push(item, now, bytes);
   }
 

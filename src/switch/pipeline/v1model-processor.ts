@@ -178,7 +178,8 @@ export class V1ModelProcessor {
           const r = replicas[k]!;
           const queue = this.queueOf[r.port];
           if (queue !== undefined) {
-            this.queued.enqueue(queue, ctx, this.clock(), ingressPort, loops, false, r);
+            if (k === replicas.length - 1) this.handOver(queue, ctx, ingressPort, loops, useSpare, r);
+            else this.queued.enqueue(queue, ctx, this.clock(), ingressPort, loops, false, r);
             continue;
           }
           const copy = k === replicas.length - 1 ? ctx : p.copyContextInto(pooled ? this.replicaPool[k] : undefined, ctx);
@@ -196,7 +197,17 @@ export class V1ModelProcessor {
     this.set.egressPort(ctx.slots[STANDARD_METADATA_SLOT] as StructValue, spec);
     const queue = this.queueOf[spec];
     if (queue === undefined) this.runEgress(ctx, ingressPort, loops);
-    else this.queued.enqueue(queue, ctx, this.clock(), ingressPort, loops, false);
+    else this.handOver(queue, ctx, ingressPort, loops, useSpare);
+  }
+
+  /**
+   * Queues the pass's own context, which nothing uses after the traffic
+   * manager (a copy would cost as much as the packet's state); the first
+   * pass's reused context is replaced by the free one the queue gives back.
+   */
+  private handOver(queue: PortQueue<QueuedPacket>, ctx: PacketContext, ingressPort: number, loops: number, isSpare: boolean, replica?: ReplicaRecord): void {
+    const back = this.queued.enqueueOwned(queue, ctx, this.clock(), ingressPort, loops, replica);
+    if (isSpare) this.spare = back;
   }
 
   private readonly markReplica = (ctx: PacketContext, replica: ReplicaRecord): void => {
