@@ -84,6 +84,32 @@ export class SeededRandom {
     return result;
   }
 
+  /**
+   * Fills `out` with the next `out.length` draws of nextUint32, in order:
+   * the same stream, for callers that consume many draws (a tensor of
+   * millions of values) without a method call per draw.
+   */
+  fillUint32(out: Uint32Array): void {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i = 0; i < out.length; i++) {
+      out[i] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+
   /** Uniform in [0, 1), with 32 bits of resolution. */
   nextFloat(): number {
     return this.nextUint32() / TWO_POW_32;
