@@ -5,21 +5,15 @@
  * counted as dropped (a scripted addon stands in for a full socket buffer,
  * which loopback does not produce on demand).
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { KernelUdpAddressedTransport, KernelUdpTransport, socketAddress } from '../../../src/agent/transport/index.js';
 import { BatchedAgentSocket } from '../../../src/agent/transport/batched-agent-socket.js';
 import { MutableTransportCounters } from '../../../src/agent/transport/datagram-transport.js';
 import { BatchedUdpSocket } from '../../../src/net/udp-batch/batched-udp-socket.js';
 import type { NativeSendResult, NativeUdpBatchModule, NativeUdpBatchSocket } from '../../../src/net/udp-batch/native-udp-batch.js';
-import { eventually, openUdpHandles, rawSocket, udpSocketsLeft, type RawSocket } from './helpers.js';
+import { eventually, rawSocket, type RawSocket, closeEverythingAfterEach } from './helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  expect(await openUdpHandles()).toEqual([]);
-  expect(await udpSocketsLeft()).toBe(0);
-});
+const cleanups = closeEverythingAfterEach();
 
 async function far(): Promise<RawSocket> {
   const s = await rawSocket(4 * 1024 * 1024);

@@ -3,17 +3,12 @@
 // the frame's IPv4 source and UDP source port on a UDP wire. The sources are
 // real sockets on 127.0.0.1 and frames built here, so the expected addresses
 // are known independently of the transports.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { KernelUdpAddressedTransport, UdpWireTransport, type SocketAddress } from '../../../src/agent/transport/index.js';
 import { buildUdpFrame, ipv4FromText, macFromText, type UdpFlow } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket, udpSocketsLeft, UDP_IOS } from './helpers.js';
+import { eventually, rawSocket, type RawSocket, UDP_IOS, closeEverythingAfterEach } from './helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  expect(await openUdpHandles()).toEqual([]);
-  expect(await udpSocketsLeft()).toBe(0);
-});
+const cleanups = closeEverythingAfterEach();
 
 async function far(): Promise<RawSocket> {
   const s = await rawSocket();

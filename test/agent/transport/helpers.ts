@@ -5,6 +5,7 @@
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { afterEach, expect, vi } from 'vitest';
 
 export interface RawSocket {
   readonly socket: Socket;
@@ -78,4 +79,20 @@ export function ownUdpSockets(): number {
 export async function udpSocketsLeft(): Promise<number> {
   await eventually(() => ownUdpSockets() === 0, 200);
   return ownUdpSockets();
+}
+
+/**
+ * Registers the transport tests' afterEach: mocks restored, every clean-up a
+ * test pushed run, then no UDP handle and no socket of ours left open.
+ * Returns the list the tests push their clean-ups to.
+ */
+export function closeEverythingAfterEach(): (() => Promise<unknown>)[] {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+    expect(await openUdpHandles()).toEqual([]);
+    expect(await udpSocketsLeft()).toBe(0);
+  });
+  return cleanups;
 }

@@ -1,13 +1,8 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { KernelUdpTransport } from '../../../src/agent/transport/index.js';
-import { eventually, openUdpHandles, rawSocket, udpSocketsLeft, UDP_IOS, type RawSocket } from './helpers.js';
+import { eventually, rawSocket, UDP_IOS, type RawSocket, closeEverythingAfterEach } from './helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  expect(await openUdpHandles()).toEqual([]);
-  expect(await udpSocketsLeft()).toBe(0);
-});
+const cleanups = closeEverythingAfterEach();
 
 async function far(): Promise<RawSocket> {
   const s = await rawSocket();

@@ -3,17 +3,12 @@
  * ones whose IPv4 ECN field is CE (RFC 3168: 0b11) to its CE listener, with
  * the UDP payload, before handing over the datagram itself.
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { UdpWireTransport } from '../../../src/agent/transport/index.js';
 import { buildUdpFrame, ipv4FromText, macFromText, type UdpFlow } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, udpSocketsLeft, type RawSocket } from './helpers.js';
+import { eventually, rawSocket, type RawSocket, closeEverythingAfterEach } from './helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  expect(await openUdpHandles()).toEqual([]);
-  expect(await udpSocketsLeft()).toBe(0);
-});
+const cleanups = closeEverythingAfterEach();
 
 const AGENT = { mac: '02:00:00:00:00:01', ip: '10.0.0.1', udpPort: 40001 };
 const SWITCH = { mac: '02:00:00:00:00:fe', ip: '10.0.0.254', udpPort: 0xbf00 };

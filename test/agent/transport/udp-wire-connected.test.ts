@@ -5,18 +5,12 @@
  * the kernel keeps strangers out, and setPeer falls back to addressed sends.
  */
 import { createSocket, Socket } from 'node:dgram';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { UdpWireTransport, type UdpIo } from '../../../src/agent/transport/index.js';
 import { buildUdpFrame, ipv4FromText, macFromText, parseUdpFrame } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket, udpSocketsLeft, UDP_IOS } from './helpers.js';
+import { eventually, rawSocket, type RawSocket, UDP_IOS, closeEverythingAfterEach } from './helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  expect(await openUdpHandles()).toEqual([]);
-  expect(await udpSocketsLeft()).toBe(0);
-});
+const cleanups = closeEverythingAfterEach();
 
 const AGENT = { mac: '02:00:00:00:00:01', ip: '10.0.0.1', udpPort: 40001 };
 const SWITCH = { mac: '02:00:00:00:00:fe', ip: '10.0.0.254', udpPort: 0xbee0 };

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { socketAddress, UdpWireTransport, type UdpWireTransportOptions } from '../../../src/agent/transport/index.js';
 import {
   ArpOperation,
@@ -12,14 +12,9 @@ import {
   parseUdpFrame,
   type UdpFlow,
 } from '../../../src/wire/index.js';
-import { eventually, openUdpHandles, rawSocket, type RawSocket, udpSocketsLeft, UDP_IOS } from './helpers.js';
+import { eventually, rawSocket, type RawSocket, UDP_IOS, closeEverythingAfterEach } from './helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  expect(await openUdpHandles()).toEqual([]);
-  expect(await udpSocketsLeft()).toBe(0);
-});
+const cleanups = closeEverythingAfterEach();
 
 const AGENT = { mac: '02:00:00:00:00:01', ip: '10.0.0.1', udpPort: 40001 };
 const SWITCH = { mac: '02:00:00:00:00:fe', ip: '10.0.0.254', udpPort: 0xbee0 };
