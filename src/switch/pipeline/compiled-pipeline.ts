@@ -15,6 +15,7 @@ import type { CompileEnv, Eval, Exec, TableResult } from './compile-env.js';
 import { ActionSelection } from './action-selection.js';
 import { compileParser } from './compile-parser.js';
 import { bindArguments, StatementCompiler } from './compile-statement.js';
+import { entryWrittenSlots } from './entry-written-slots.js';
 import { compileTable } from './compile-table.js';
 import { compileExternFunction } from './extern-functions.js';
 import { compileExternMethod } from './extern-methods.js';
@@ -48,6 +49,8 @@ export class CompiledPipeline implements CompileEnv {
   private readonly slotMakers: (() => Value)[];
   private readonly slotResetters: ((v: Value) => Value)[];
   private readonly slotCopiers: ((dst: Value, src: Value) => Value)[];
+  /** The slots whose values a packet carries between blocks (entry-written-slots.ts): the only ones reset and copied. */
+  private readonly carriedSlots: number[];
   private readonly stages: { parser: Exec; verifyChecksum: Exec; ingress: Exec; egress: Exec; computeChecksum: Exec; deparser: Exec };
   /** The deparser as one generated function, when it only emits values at plain locations (generate-deparser.ts). */
   private readonly headerDeparser: HeaderDeparser | undefined;
@@ -70,6 +73,8 @@ export class CompiledPipeline implements CompileEnv {
     });
     this.slotResetters = program.slots.map((s) => generateResetter(s.type, this.values));
     this.slotCopiers = program.slots.map((s) => generateCopier(s.type, this.values));
+    const entryWritten = entryWrittenSlots(program);
+    this.carriedSlots = program.slots.map((_, i) => i).filter((i) => !entryWritten.has(i));
     const order = program.deparserEmitOrder;
     this.headerDeparser = order ? generateDeparser(order, this, this.statements.exprs) : undefined;
     const p = program.pipeline;
@@ -93,7 +98,11 @@ export class CompiledPipeline implements CompileEnv {
    */
   reuseContext(reuse: PacketContext, packet: Buffer): PacketContext {
     const slots = reuse.slots;
-    for (let i = 0; i < slots.length; i++) slots[i] = this.slotResetters[i]!(slots[i]);
+    const carried = this.carriedSlots;
+    for (let k = 0; k < carried.length; k++) {
+      const i = carried[k]!;
+      slots[i] = this.slotResetters[i]!(slots[i]);
+    }
     reuse.restart(packet);
     return reuse;
   }
@@ -106,7 +115,11 @@ export class CompiledPipeline implements CompileEnv {
     const ctx = dst ?? this.newContext(src.packet);
     const from = src.slots;
     const to = ctx.slots;
-    for (let i = 0; i < to.length; i++) to[i] = this.slotCopiers[i]!(to[i], from[i]);
+    const carried = this.carriedSlots;
+    for (let k = 0; k < carried.length; k++) {
+      const i = carried[k]!;
+      to[i] = this.slotCopiers[i]!(to[i], from[i]);
+    }
     ctx.restart(src.packet);
     ctx.cursor = src.cursor;
     ctx.truncateTo = src.truncateTo;
