@@ -116,7 +116,36 @@ function loopText(texts: readonly string[], start: number, run: Run): string {
     if (step === 0) return literal;
     return step === 1 ? `(${literal} + ${LOOP_VARIABLE})` : `(${literal} + ${step} * ${LOOP_VARIABLE})`;
   });
-  return `for (let ${LOOP_VARIABLE} = 0; ${LOOP_VARIABLE} < ${run.repeats}; ${LOOP_VARIABLE}++) {\n${rewritten}\n}`;
+  return hoistInvariants(`for (let ${LOOP_VARIABLE} = 0; ${LOOP_VARIABLE} < ${run.repeats}; ${LOOP_VARIABLE}++) {\n${rewritten}\n}`);
+}
+
+const HOISTED = '$h';
+/** A slot's field array, or a header stack's element array in a slot's field: paths with literal indices only. */
+const INVARIANT_PATH = /(?<![\w$.])ctx\.slots\[(\d+)\]\.fields(?:\[(\d+)\]\.elements)?(?![\w$])/g;
+
+/**
+ * The loop with the field arrays and stack element arrays it reaches by a
+ * path of literal indices read once before it, not once per access: V8
+ * reloads `ctx.slots[7].fields` after every store into an array, which
+ * could alias. Those arrays are never replaced (a struct's field array and
+ * a stack's element array are fixed), so the reads are invariant unless the
+ * loop replaces the slot, the stack, or calls out with the context (a call
+ * applying a block rebinds its parameter slots): then the loop stays as it is.
+ */
+function hoistInvariants(loop: string): string {
+  if (/\(ctx[,)]/.test(loop) || loop.includes(HOISTED)) return loop;
+  const names = new Map<string, string>();
+  for (const m of loop.matchAll(INVARIANT_PATH)) {
+    const slot = m[1]!;
+    // An index that is not a literal (`[(10 + $k)]`) may be this one.
+    if (new RegExp(`ctx\\.slots\\[(?:${slot}|\\([^\\]]*\\))\\] =(?!=)`).test(loop)) continue;
+    if (m[2] !== undefined && new RegExp(`ctx\\.slots\\[${slot}\\]\\.fields\\[(?:${m[2]}|\\([^\\]]*\\))\\] =(?!=)`).test(loop)) continue;
+    if (!names.has(m[0])) names.set(m[0], `${HOISTED}${names.size}`);
+  }
+  if (names.size === 0) return loop;
+  const body = loop.replace(INVARIANT_PATH, (path) => names.get(path) ?? path);
+  const declarations = [...names].map(([path, name]) => `${name} = ${path}`).join(', ');
+  return `{ const ${declarations};\n${body}\n}`;
 }
 
 /** A literal in a place only a literal may take (none is known in our generated code) would not parse: stay unrolled then. */

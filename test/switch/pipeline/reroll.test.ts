@@ -67,4 +67,49 @@ describe('loop rerolling of generated statements', () => {
     const units = rerollStatements(texts, texts.map((_, k) => (k % 2 === 0 ? 3 : 1)));
     expect(units).toEqual([expect.objectContaining({ size: 4 })]);
   });
+
+  describe('reads of field and stack element arrays by literal paths', () => {
+    /** A context shaped as the executor's: slots of structs (`fields`) holding a stack (`elements` of headers). */
+    function slotsRun(texts: readonly string[]): unknown {
+      const header = (v: number): { valid: boolean; fields: number[] } => ({ valid: false, fields: [v] });
+      const struct = (base: number): { fields: unknown[] } => ({ fields: [base, base + 1, { nextIndex: 0, elements: Array.from({ length: 8 }, (_, i) => header(base + i)) }] });
+      const ctx = { slots: Array.from({ length: 12 }, (_, i) => struct(100 * i)), trace: [] as unknown[] };
+      const replace = (c: typeof ctx, slot: number, base: number): void => void (c.slots[slot] = struct(base));
+      new Function('$', 'ctx', `let fl;\n${texts.join('\n')}`)([replace, struct(7000)], ctx);
+      return JSON.parse(JSON.stringify(ctx)) as unknown;
+    }
+
+    it('are made once before the loop when nothing in it can replace those arrays', () => {
+      const texts = unrolled(8, (i) => [
+        `ctx.slots[1].fields[0] = ((ctx.slots[1].fields[0] + ctx.slots[2].fields[2].elements[${i}].fields[0]) >>> 0);`,
+        `ctx.slots[2].fields[2].elements[${i}].fields[0] = ctx.slots[1].fields[0]; ctx.slots[2].fields[2].elements[${i}].valid = true;`,
+      ]);
+      const units = rerollStatements(texts, texts.map(() => 1));
+      expect(units).toHaveLength(1);
+      expect(units[0]!.text).toMatch(/^\{ const \$h0 = ctx\.slots\[1\]\.fields, \$h1 = ctx\.slots\[2\]\.fields\[2\]\.elements;/);
+      // Below the first line (the reads before the loop), no path from the context is left.
+      expect(units[0]!.text.split('\n').slice(1).join('\n')).not.toContain('ctx.slots');
+      expect(slotsRun(units.map((u) => u.text))).toEqual(slotsRun(texts));
+    });
+
+    it('are left in the loop when it replaces a slot, even by an index that moves', () => {
+      // Iteration 0 replaces slot 1; later iterations must read the new one's fields.
+      const texts = unrolled(6, (i) => [`ctx.slots[${i + 1}] = $[1]; ctx.trace.push(ctx.slots[1].fields[0] + ${i});`]);
+      const units = rerollStatements(texts, texts.map(() => 1));
+      expect(units[0]!.text.startsWith('for (')).toBe(true);
+      expect(slotsRun(units.map((u) => u.text))).toEqual(slotsRun(texts));
+    });
+
+    it('are left in the loop when it replaces the stack, or passes the context to a call', () => {
+      const replacesStack = unrolled(6, (i) => [`ctx.slots[3].fields[2] = ctx.slots[${i + 4}].fields[2]; ctx.trace.push(ctx.slots[3].fields[2].elements[${i}].fields[0]);`]);
+      const calls = unrolled(6, (i) => [`$[0](ctx, 1, ${i}); ctx.trace.push(ctx.slots[1].fields[0]);`]);
+      for (const texts of [replacesStack, calls]) {
+        const units = rerollStatements(texts, texts.map(() => 1));
+        expect(units).toHaveLength(1);
+        expect(units[0]!.text).not.toMatch(/\$h\d+ = [^,;]*\.elements/);
+        if (texts === calls) expect(units[0]!.text).not.toContain('$h');
+        expect(slotsRun(units.map((u) => u.text))).toEqual(slotsRun(texts));
+      }
+    });
+  });
 });
