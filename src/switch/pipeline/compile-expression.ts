@@ -7,7 +7,7 @@ import type { IrExpression, IrType } from '../../p4c/ir/types.js';
 import { parseConst, toBigInt, toSigned, wrap, wrapNumber } from './bits.js';
 import { compileBinary } from './binary-operators.js';
 import { ParserStop, type CompileEnv, type Eval, type LValue } from './compile-env.js';
-import { copyValue, HeaderValue, isWide, StackValue, StructValue, widthOf, type Bits, type Value } from './values.js';
+import { assignHeader, copyValue, HeaderValue, isWide, StackValue, StructValue, widthOf, type Bits, type Value } from './values.js';
 
 export { widthOf };
 
@@ -156,7 +156,7 @@ export class ExpressionCompiler {
           set: (ctx, v) => {
             const s = base(ctx) as StackValue;
             const i = Number(index(ctx));
-            if (i >= 0 && i < s.elements.length) s.elements[i] = copyValue(v) as HeaderValue;
+            if (i >= 0 && i < s.elements.length) assignHeader(s.elements[i]!, v as HeaderValue);
           },
         };
       }
@@ -175,7 +175,7 @@ export class ExpressionCompiler {
               set: (ctx, v) => {
                 const s = base(ctx) as StackValue;
                 if (s.nextIndex >= s.elements.length) throw new ParserStop(outOfBounds);
-                s.elements[s.nextIndex] = copyValue(v) as HeaderValue;
+                assignHeader(s.elements[s.nextIndex]!, v as HeaderValue);
               },
             };
           case 'last':

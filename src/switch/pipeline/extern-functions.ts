@@ -170,7 +170,8 @@ export function compileExternFunction(name: string, call: IrCall, s: ExternServi
         if (id === undefined) return undefined;
         const v = data(ctx);
         const items = v instanceof StructValue ? v.fields : Array.isArray(v) ? v : [v];
-        const members = items.map((x, i): p4r.P4Data => ({ bitstring: canonical(bitsToBytes(typeof x === 'boolean' ? (x ? 1 : 0) : (x as Bits), fields[i] ?? 32)) }));
+        // Array.from: a struct's fields may be a Uint32Array (values.ts), whose own map would make numbers of these objects.
+        const members = Array.from(items, (x, i): p4r.P4Data => ({ bitstring: canonical(bitsToBytes(typeof x === 'boolean' ? (x ? 1 : 0) : (x as Bits), fields[i] ?? 32)) }));
         s.emitDigest(id, { struct: { members } });
         return undefined;
       };

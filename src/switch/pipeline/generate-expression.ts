@@ -78,7 +78,8 @@ export class ExpressionGenerator {
       const t = e.base.type;
       if (t.kind !== 'header' && t.kind !== 'struct') return undefined;
       const i = this.fieldIndex(t, e.field);
-      return i < 0 ? undefined : `${this.expr(e.base)}.fields[${i}]`;
+      if (i < 0) return undefined;
+      return this.packedField(e.base, i) ?? `${this.expr(e.base)}.fields[${i}]`;
     }
     if (e.op === 'index' && e.base.type.kind === 'stack') {
       const k = this.constant(e.index);
@@ -86,6 +87,17 @@ export class ExpressionGenerator {
       return `${this.expr(e.base)}.elements[${k}]`;
     }
     return undefined;
+  }
+
+  /** Field `i` of a packed stack's element at a constant index, as an index into the stack's data (values.ts). */
+  private packedField(header: IrExpression, i: number): string | undefined {
+    if (header.op !== 'index' || header.base.type.kind !== 'stack' || header.type.kind !== 'header') return undefined;
+    const stack = header.base.type;
+    if (!this.env.values.packs(stack.element)) return undefined;
+    const k = this.constant(header.index);
+    if (typeof k !== 'number' || k < 0 || k >= stack.size) return undefined;
+    const count = this.env.values.headerLayout(stack.element).fields.length;
+    return `${this.expr(header.base)}.data[${k * count + i}]`;
   }
 
   expr(e: IrExpression): string {

@@ -27,6 +27,9 @@ function resetSource(type: IrType, at: string, values: ValueFactory, captures: u
       return `{ const h${id} = ${at}; h${id}.valid = false; const f${id} = h${id}.fields; ${zeros.join(' ')} }`;
     }
     case 'stack': {
+      if (values.packs(type.element)) {
+        return `{ const s${id} = ${at}; s${id}.data.fill(0); const e${id} = s${id}.elements; for (let i = 0; i < e${id}.length; i++) e${id}[i].valid = false; s${id}.nextIndex = 0; }`;
+      }
       const zeros = values.headerLayout(type.element).fields.map((f, i) => `f${id}[${i}] = ${literal(zeroOf(f.width), captures)};`);
       return `{ const s${id} = ${at}; const e${id} = s${id}.elements; for (let i = 0; i < e${id}.length; i++) { const h = e${id}[i]; h.valid = false; const f${id} = h.fields; ${zeros.join(' ')} } s${id}.nextIndex = 0; }`;
     }
@@ -67,6 +70,12 @@ function copySource(type: IrType, to: string, from: string, values: ValueFactory
       return `{ const a${id} = ${to}, b${id} = ${from}; a${id}.valid = b${id}.valid; const af${id} = a${id}.fields, bf${id} = b${id}.fields; ${fieldsCopy(count, `af${id}`, `bf${id}`)} }`;
     }
     case 'stack': {
+      if (values.packs(type.element)) {
+        return (
+          `{ const a${id} = ${to}, b${id} = ${from}; a${id}.data.set(b${id}.data); const ae${id} = a${id}.elements, be${id} = b${id}.elements;` +
+          ` for (let i = 0; i < be${id}.length; i++) ae${id}[i].valid = be${id}[i].valid; a${id}.nextIndex = b${id}.nextIndex; }`
+        );
+      }
       const count = values.headerLayout(type.element).fields.length;
       return (
         `{ const a${id} = ${to}, b${id} = ${from}; const ae${id} = a${id}.elements, be${id} = b${id}.elements;` +

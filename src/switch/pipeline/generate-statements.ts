@@ -15,7 +15,7 @@ import { readBits } from './bits.js';
 import { readerSource } from './header-codec.js';
 import { rerollStatements, type RerolledUnit } from './reroll.js';
 import { FLOW_EXIT, FLOW_NEXT, FLOW_RETURN } from './packet-context.js';
-import { copyValue, isWide, widthOf, type Value } from './values.js';
+import { assignHeader, copyValue, isWide, widthOf, type Value } from './values.js';
 
 export interface StatementClosures {
   /** The closure of one statement (the fallback). */
@@ -199,7 +199,11 @@ export class StatementGenerator {
       const k = gen.constant(s.value, to);
       value = k !== undefined ? literalOf(k, gen) : `${gen.captures.add((v: Value) => convert(v, from, to))}(${gen.expr(s.value)})`;
     } else if (to.kind !== 'header' && to.kind !== 'struct' && to.kind !== 'union' && to.kind !== 'stack' && to.kind !== 'tuple') value = gen.expr(s.value);
-    else value = `${gen.captures.add(copyValue)}(${gen.expr(s.value)})`;
+    else if (to.kind === 'header' && s.target.op === 'index') {
+      // A stack element is written in place (values.ts: a packed stack's elements are views).
+      out.push(`${gen.captures.add(assignHeader)}(${target}, ${gen.expr(s.value)});`);
+      return true;
+    } else value = `${gen.captures.add(copyValue)}(${gen.expr(s.value)})`;
     out.push(`${target} = ${value};`);
     return true;
   }

@@ -10,7 +10,7 @@ import { widthOf, type ExpressionCompiler } from './compile-expression.js';
 import { compileEmitter } from './header-bytes.js';
 import { headerReader, headerWriter } from './header-codec.js';
 import { PipelineLoadError } from './pipeline-load-error.js';
-import { HeaderValue, StackValue, type Bits } from './values.js';
+import { assignHeader, HeaderValue, StackValue, type Bits } from './values.js';
 
 export class PacketCompiler {
   constructor(
@@ -131,17 +131,19 @@ export class PacketCompiler {
         const count = this.exprs.compile(call.args[0]!.value);
         const type = call.target.object.type;
         const fresh = (): HeaderValue => this.env.values.make(type.kind === 'stack' ? { kind: 'header', name: type.element } : type) as HeaderValue;
+        const empty = fresh();
+        // Elements move by value, in place: a packed stack's element objects are views of its data.
         return (ctx) => {
           const s = object(ctx) as StackValue;
-          const n = Math.min(Number(count(ctx) as Bits), s.elements.length);
-          for (let k = 0; k < n; k++) {
-            if (method === 'push_front') {
-              s.elements.pop();
-              s.elements.unshift(fresh());
-            } else {
-              s.elements.shift();
-              s.elements.push(fresh());
-            }
+          const e = s.elements;
+          const size = e.length;
+          const n = Math.min(Number(count(ctx) as Bits), size);
+          if (method === 'push_front') {
+            for (let i = size - 1; i >= n; i--) assignHeader(e[i]!, e[i - n]!);
+            for (let i = 0; i < n; i++) assignHeader(e[i]!, empty);
+          } else {
+            for (let i = 0; i < size - n; i++) assignHeader(e[i]!, e[i + n]!);
+            for (let i = size - n; i < size; i++) assignHeader(e[i]!, empty);
           }
           s.nextIndex = method === 'push_front' ? Math.min(s.nextIndex + n, s.elements.length) : Math.max(s.nextIndex - n, 0);
           return undefined;

@@ -120,8 +120,8 @@ function loopText(texts: readonly string[], start: number, run: Run): string {
 }
 
 const HOISTED = '$h';
-/** A slot's field array, or a header stack's element array in a slot's field: paths with literal indices only. */
-const INVARIANT_PATH = /(?<![\w$.])ctx\.slots\[(\d+)\]\.fields(?:\[(\d+)\]\.elements)?(?![\w$])/g;
+/** A slot's field array, or a header stack's element array or packed data in a slot's field: paths with literal indices only. */
+const INVARIANT_PATH = /(?<![\w$.])ctx\.slots\[(\d+)\]\.fields(?:\[(\d+)\]\.(?:elements|data))?(?![\w$])/g;
 
 /**
  * The loop with the field arrays and stack element arrays it reaches by a

@@ -16,10 +16,45 @@ export class HeaderValue {
 
 export class StackValue {
   nextIndex = 0;
-  constructor(readonly elements: HeaderValue[]) {}
+  /**
+   * @param data For a packed stack (elements whose fields are all ≤ 32 bits:
+   * `ValueFactory.packs`), every element's fields one after the other; each
+   * element's `fields` is then a view of its part, so that reset, copy and
+   * generated code reach the values as one typed array. Elements of a packed
+   * stack are never replaced, only written in place (`assignHeader`).
+   */
+  constructor(
+    readonly elements: HeaderValue[],
+    readonly data: Uint32Array | undefined = undefined,
+  ) {}
 }
 
-/** A struct or header union: field values in declaration order. */
+/**
+ * A packed stack of `size` invalid, zeroed headers of `fieldCount` fields.
+ * The fields are Uint32Array views: they hold the same unsigned ≤ 32-bit
+ * patterns a plain array of numbers would, and read back as numbers.
+ */
+function packedStack(size: number, fieldCount: number, from?: Uint32Array): StackValue {
+  const data = from ? from.slice() : new Uint32Array(size * fieldCount);
+  const elements: HeaderValue[] = [];
+  for (let k = 0; k < size; k++) elements.push(new HeaderValue(data.subarray(k * fieldCount, (k + 1) * fieldCount) as unknown as Bits[]));
+  return new StackValue(elements, data);
+}
+
+/** Makes `dst` a copy of `src` (headers of the same type) in place: how a stack element is assigned. */
+export function assignHeader(dst: HeaderValue, src: HeaderValue): void {
+  dst.valid = src.valid;
+  const to = dst.fields;
+  const from = src.fields;
+  for (let i = 0; i < to.length; i++) to[i] = from[i]!;
+}
+
+/**
+ * A struct or header union: field values in declaration order. A struct of
+ * bit strings of ≤ 32 bits only (most metadata) holds them in a Uint32Array
+ * (`ValueFactory.make`): values with the top bit set, which a plain array
+ * would box one by one as they are stored, stay unboxed.
+ */
 export class StructValue {
   constructor(readonly fields: Value[]) {}
 }
@@ -57,6 +92,12 @@ export class ValueFactory {
     const h = this.headers.get(name);
     if (!h) throw new Error(`IR: unknown header type ${name}`);
     return h;
+  }
+
+  /** Whether a stack of `element` headers is packed (StackValue.data): every field ≤ 32 bits, at least one. */
+  packs(element: string): boolean {
+    const fields = this.headerLayout(element).fields;
+    return fields.length > 0 && fields.every((f) => !isWide(f.width));
   }
 
   structLayout(name: string): IrProgram['structs'][number] {
@@ -110,6 +151,12 @@ export class ValueFactory {
         return (v) => {
           const s = v as StackValue;
           const elements = s.elements;
+          if (s.data) {
+            s.data.fill(0);
+            for (let i = 0; i < elements.length; i++) elements[i]!.valid = false;
+            s.nextIndex = 0;
+            return s;
+          }
           for (let i = 0; i < elements.length; i++) {
             const h = elements[i]!;
             h.valid = false;
@@ -156,9 +203,12 @@ export class ValueFactory {
       case 'union':
       case 'struct': {
         const layout = this.structLayout(type.name);
+        const narrow = type.kind === 'struct' && layout.fields.length > 0 && layout.fields.every((f) => f.type.kind === 'bits' && !isWide(f.type.width));
+        if (narrow) return new StructValue(new Uint32Array(layout.fields.length) as unknown as Value[]);
         return new StructValue(layout.fields.map((f) => this.make(f.type)));
       }
       case 'stack': {
+        if (this.packs(type.element)) return packedStack(type.size, this.headerLayout(type.element).fields.length);
         const elements: HeaderValue[] = [];
         for (let i = 0; i < type.size; i++) elements.push(this.make({ kind: 'header', name: type.element }) as HeaderValue);
         return new StackValue(elements);
@@ -182,7 +232,11 @@ export function copyValue(v: Value): Value {
   }
   if (v instanceof StructValue) return new StructValue(v.fields.map(copyValue));
   if (v instanceof StackValue) {
-    const s = new StackValue(v.elements.map((e) => copyValue(e) as HeaderValue));
+    let s: StackValue;
+    if (v.data) {
+      s = packedStack(v.elements.length, v.data.length / v.elements.length, v.data);
+      for (let k = 0; k < v.elements.length; k++) s.elements[k]!.valid = v.elements[k]!.valid;
+    } else s = new StackValue(v.elements.map((e) => copyValue(e) as HeaderValue));
     s.nextIndex = v.nextIndex;
     return s;
   }
