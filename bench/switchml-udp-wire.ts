@@ -10,7 +10,8 @@
  *   dgram (`--udp-io dgram`) and with the batched addon (`--udp-io batched`)
  *   when this build has it;
  * - the same switch from another build, when P4INA_BENCH_BASELINE_CLI names
- *   its dist/src/cli/main.js (e.g. the commit before a change, built aside).
+ *   its dist/src/cli/main.js (e.g. the commit before a change, built aside),
+ *   on batched sockets when that build has them, else on its default.
  * Figures: rounds per second (each 4 updates in, 4 results out), frames per
  * second through the forwarder (8 per round), INA payload (the updates'
  * values, 4 bytes each) in MB/s, and the forwarder's CPU (user + system from
@@ -113,10 +114,12 @@ export const switchMlUdpWire: Benchmark = {
     const baseline = process.env.P4INA_BENCH_BASELINE_CLI;
     if (baseline !== undefined && !existsSync(baseline)) throw new Error(`P4INA_BENCH_BASELINE_CLI=${baseline}: no such file`);
     const batched = supportsUdpIo(cli);
+    // A baseline build that has the batched sockets runs on them, as ours does: the rows then differ by the build only.
+    const baselineIo = baseline !== undefined && batched && supportsUdpIo(baseline) ? 'batched' : undefined;
     const forwarders: Forwarder[] = [];
     for (const elements of quick ? [64] : [64, 256, 364]) {
       forwarders.push(relayForwarder(elements));
-      if (baseline) forwarders.push(switchForwarder(baseline, 'p4ina switch, baseline build', elements));
+      if (baseline) forwarders.push(switchForwarder(baseline, 'p4ina switch, baseline build', elements, baselineIo));
       forwarders.push(switchForwarder(cli, 'p4ina switch', elements, batched ? 'dgram' : undefined));
       if (batched) forwarders.push(switchForwarder(cli, 'p4ina switch', elements, 'batched'));
     }
