@@ -62,6 +62,14 @@ function emitSource(type: IrType, at: string, env: CompileEnv, wb: string, parts
     case 'stack': {
       const layout = env.values.headerLayout(type.element);
       parts.size.push(`{ const e${id} = ${at}.elements; for (let k = 0; k < e${id}.length; k++) if (e${id}[k].valid) n += ${layout.bytes}; }`);
+      if (env.values.packs(type.element)) {
+        // Straight from the packed data: element k's fields start at q = k * fields.
+        const count = layout.fields.length;
+        parts.write.push(
+          `{ const e${id} = ${at}.elements; f = ${at}.data; for (let k = 0, q = 0; k < e${id}.length; k++, q += ${count}) { if (e${id}[k].valid) { ${writerSource(layout, wb, (i) => `q + ${i}`)} o += ${layout.bytes}; } } }`,
+        );
+        return;
+      }
       parts.write.push(
         `{ const e${id} = ${at}.elements; for (let k = 0; k < e${id}.length; k++) { const h = e${id}[k]; if (h.valid) { f = h.fields; ${writerSource(layout, wb)} o += ${layout.bytes}; } } }`,
       );

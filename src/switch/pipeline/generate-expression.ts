@@ -89,15 +89,23 @@ export class ExpressionGenerator {
     return undefined;
   }
 
-  /** Field `i` of a packed stack's element at a constant index, as an index into the stack's data (values.ts). */
-  private packedField(header: IrExpression, i: number): string | undefined {
+  /**
+   * A packed stack's element at a constant index (values.ts): the stack's
+   * source and where the element's fields start in its data.
+   */
+  packedElement(header: IrExpression): { readonly stack: string; readonly first: number } | undefined {
     if (header.op !== 'index' || header.base.type.kind !== 'stack' || header.type.kind !== 'header') return undefined;
     const stack = header.base.type;
     if (!this.env.values.packs(stack.element)) return undefined;
     const k = this.constant(header.index);
     if (typeof k !== 'number' || k < 0 || k >= stack.size) return undefined;
-    const count = this.env.values.headerLayout(stack.element).fields.length;
-    return `${this.expr(header.base)}.data[${k * count + i}]`;
+    return { stack: this.expr(header.base), first: k * this.env.values.headerLayout(stack.element).fields.length };
+  }
+
+  /** Field `i` of a packed stack's element at a constant index, as an index into the stack's data. */
+  private packedField(header: IrExpression, i: number): string | undefined {
+    const packed = this.packedElement(header);
+    return packed && `${packed.stack}.data[${packed.first + i}]`;
   }
 
   expr(e: IrExpression): string {

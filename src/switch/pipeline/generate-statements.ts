@@ -181,6 +181,15 @@ export class StatementGenerator {
     const layout = this.env.values.headerLayout(target.type.name);
     const stop = gen.captures.add(ParserStop);
     const bytes = layout.bytes;
+    const packed = gen.packedElement(target);
+    if (packed) {
+      // Into a packed stack's data (values.ts), the element's fields from packed.first on.
+      out.push(
+        `{ const b = ctx.packet; const o = ctx.cursor; if (o + ${bytes} > b.length) throw new ${stop}(${this.env.errorIndex('PacketTooShort')});`,
+        `const f = ${packed.stack}.data; ${readerSource(layout, gen.captures.add(readBits), (i) => String(packed.first + i))} ${place}.valid = true; ctx.cursor = o + ${bytes}; }`,
+      );
+      return true;
+    }
     out.push(
       `{ const h = ${place}; const b = ctx.packet; const o = ctx.cursor; if (o + ${bytes} > b.length) throw new ${stop}(${this.env.errorIndex('PacketTooShort')});`,
       `const f = h.fields; ${readerSource(layout, gen.captures.add(readBits))} h.valid = true; ctx.cursor = o + ${bytes}; }`,

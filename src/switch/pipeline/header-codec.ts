@@ -34,7 +34,7 @@ function pieces(bitOffset: number, width: number): { byte: number; inByte: numbe
   return out;
 }
 
-function readField(i: number, bitOffset: number, width: number, rb = 'rb'): string {
+function readField(i: string, bitOffset: number, width: number, rb = 'rb'): string {
   if (!isWide(width)) {
     // The value is < 2^32: a sum of byte parts, each scaled by a power of two (exact in a double).
     const terms = pieces(bitOffset, width).map((p) => {
@@ -52,14 +52,15 @@ function readField(i: number, bitOffset: number, width: number, rb = 'rb'): stri
 
 /**
  * The statements of a reader, for inlining into other generated code: they
- * read from `b` at byte `o` into `f`, and call `rb` (readBits) for fields
- * without an inline form.
+ * read from `b` at byte `o` into `f` (field i at `f[index(i)]`: a packed
+ * stack's data has an element's fields further on), and call `rb`
+ * (readBits) for fields without an inline form.
  */
-export function readerSource(layout: BitLayout, rb: string): string {
-  return layout.fields.map((f, i) => readField(i, f.bitOffset, f.width, rb)).join(' ');
+export function readerSource(layout: BitLayout, rb: string, index: (i: number) => string = String): string {
+  return layout.fields.map((f, i) => readField(index(i), f.bitOffset, f.width, rb)).join(' ');
 }
 
-function writeField(i: number, bitOffset: number, width: number, wb = 'wb'): string {
+function writeField(i: string, bitOffset: number, width: number, wb = 'wb'): string {
   if (!isWide(width)) {
     // A number field holds a wrapped value < 2^width, so `>>>` is exact; partial bytes keep their other bits.
     const lines = pieces(bitOffset, width).map((p) => {
@@ -82,12 +83,12 @@ function writeField(i: number, bitOffset: number, width: number, wb = 'wb'): str
 
 /**
  * The statements of a writer, for inlining into other generated code: they
- * write `f` into `b` at byte `o`, use the variables `v`, `lo` and `hi` (the
- * caller declares them), and call `wb` (writeBits) for fields without an
- * inline form.
+ * write `f` (field i at `f[index(i)]`) into `b` at byte `o`, use the
+ * variables `v`, `lo` and `hi` (the caller declares them), and call `wb`
+ * (writeBits) for fields without an inline form.
  */
-export function writerSource(layout: BitLayout, wb: string): string {
-  return layout.fields.map((f, i) => writeField(i, f.bitOffset, f.width, wb)).join(' ');
+export function writerSource(layout: BitLayout, wb: string, index: (i: number) => string = String): string {
+  return layout.fields.map((f, i) => writeField(index(i), f.bitOffset, f.width, wb)).join(' ');
 }
 
 const readers = new WeakMap<BitLayout, HeaderReader>();
@@ -96,7 +97,7 @@ const writers = new WeakMap<BitLayout, HeaderWriter>();
 export function headerReader(layout: BitLayout): HeaderReader {
   let r = readers.get(layout);
   if (!r) {
-    const body = layout.fields.map((f, i) => readField(i, f.bitOffset, f.width)).join('\n');
+    const body = layout.fields.map((f, i) => readField(String(i), f.bitOffset, f.width)).join('\n');
     // The source is built from the layout only (numbers), once per layout
     const make = new Function('rb', 'wb', `return function read(b, o, f) {\n${body}\n};`) as Generated<HeaderReader>;
     r = make(readBits, writeBits);
@@ -108,7 +109,7 @@ export function headerReader(layout: BitLayout): HeaderReader {
 export function headerWriter(layout: BitLayout): HeaderWriter {
   let w = writers.get(layout);
   if (!w) {
-    const body = layout.fields.map((f, i) => writeField(i, f.bitOffset, f.width)).join('\n');
+    const body = layout.fields.map((f, i) => writeField(String(i), f.bitOffset, f.width)).join('\n');
     // The source is built from the layout only (numbers), once per layout
     const make = new Function('rb', 'wb', `return function write(b, o, f) {\nlet v, lo, hi;\n${body}\n};`) as Generated<HeaderWriter>;
     w = make(readBits, writeBits);
