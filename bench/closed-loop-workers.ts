@@ -119,3 +119,32 @@ for (const s of sockets) s.on('message', (m) => {
 });
 console.log('relay on 127.0.0.1:' + ownPorts[0]);
 `;
+
+/**
+ * The same relay on our batched sockets (src/net/udp-batch: recvmmsg with
+ * GRO, sendmmsg with GSO), sending as `p4ina switch --udp-io batched` does:
+ * each socket's frames queued and flushed once per microtask (or at 64).
+ * A result is copied once, as the switch writes each output into a new
+ * frame. argv: JSON [workerPorts, ownPorts, URL of batched-udp-socket.js].
+ */
+export const BATCHED_AGGREGATING_RELAY = `
+const [workerPorts, ownPorts, moduleUrl] = JSON.parse(process.argv[1]);
+const { BatchedUdpSocket } = await import(moduleUrl);
+const counts = new Uint8Array(32768);
+const queues = ownPorts.map(() => []);
+let sockets = [];
+let flushing = false;
+const flushOne = (w) => { const q = queues[w]; if (q.length > 0) { sockets[w].send(q); q.length = 0; } };
+const flush = () => { flushing = false; for (let w = 0; w < queues.length; w++) flushOne(w); };
+const onDatagram = (m) => {
+  const slot = ((m[${POOL_INDEX_OFFSET}] << 8) | m[${POOL_INDEX_OFFSET + 1}]) & 0x7fff;
+  if (++counts[slot] !== ${SML_WORKERS}) return;
+  counts[slot] = 0;
+  const result = Buffer.from(m);
+  for (let w = 0; w < queues.length; w++) { queues[w].push(result); if (queues[w].length === 64) flushOne(w); }
+  if (!flushing) { flushing = true; queueMicrotask(flush); }
+};
+sockets = ownPorts.map((port) => BatchedUdpSocket.open({ family: 4, address: '127.0.0.1', port, receiveBufferBytes: 4 << 20, sendBufferBytes: 4 << 20 }, onDatagram, () => {}));
+sockets.forEach((s, w) => s.connect('127.0.0.1', workerPorts[w]));
+console.log('relay on 127.0.0.1:' + ownPorts[0]);
+`;

@@ -4,7 +4,8 @@
  * plain relay row"). Four closed-loop SwitchML workers in this process
  * (closed-loop-workers.ts) keep a window of slots busy through:
  * - a hand-written Node relay that only counts updates per slot and sends
- *   the 4th back to all 4 workers (the I/O alone, Node's dgram);
+ *   the 4th back to all 4 workers (the I/O alone), on Node's dgram and on
+ *   our batched sockets;
  * - `p4ina switch` running p4/switchml.p4 (compiled with 64, 256 or 364 values per
  *   packet), programmed over P4Runtime with the fixture's job, with Node's
  *   dgram (`--udp-io dgram`) and with the batched addon (`--udp-io batched`)
@@ -22,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import type { Cell } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
-import { AGGREGATING_RELAY, ClosedLoopWorkers } from './closed-loop-workers.js';
+import { AGGREGATING_RELAY, BATCHED_AGGREGATING_RELAY, ClosedLoopWorkers } from './closed-loop-workers.js';
 import { switchMlJobUpdates } from './fixtures/switchml-workload.js';
 import { compile } from './in-process-switch.js';
 import { programRaw } from './raw-p4runtime.js';
@@ -69,12 +70,14 @@ function switchForwarder(cli: string, label: string, elements: number, io?: stri
   };
 }
 
-function relayForwarder(elements: number): Forwarder {
+function relayForwarder(elements: number, io: 'dgram' | 'batched'): Forwarder {
+  const socketModule = new URL('../src/net/udp-batch/batched-udp-socket.js', import.meta.url).href;
+  const [source, args] = io === 'dgram' ? [AGGREGATING_RELAY, [] as string[]] : [BATCHED_AGGREGATING_RELAY, [socketModule]];
   return {
     name: 'hand-written Node relay (counts, no sums)',
     elements,
-    io: 'dgram',
-    start: (workerPorts, ownPorts) => spawnServer(['--input-type=module', '-e', AGGREGATING_RELAY, JSON.stringify([workerPorts, ownPorts])], /127\.0\.0\.1:(\d+)/),
+    io,
+    start: (workerPorts, ownPorts) => spawnServer(['--input-type=module', '-e', source, JSON.stringify([workerPorts, ownPorts, ...args])], /127\.0\.0\.1:(\d+)/),
   };
 }
 
@@ -118,7 +121,8 @@ export const switchMlUdpWire: Benchmark = {
     const baselineIo = baseline !== undefined && batched && supportsUdpIo(baseline) ? 'batched' : undefined;
     const forwarders: Forwarder[] = [];
     for (const elements of quick ? [64] : [64, 256, 364]) {
-      forwarders.push(relayForwarder(elements));
+      forwarders.push(relayForwarder(elements, 'dgram'));
+      if (batched) forwarders.push(relayForwarder(elements, 'batched'));
       if (baseline) forwarders.push(switchForwarder(baseline, 'p4ina switch, baseline build', elements, baselineIo));
       forwarders.push(switchForwarder(cli, 'p4ina switch', elements, batched ? 'dgram' : undefined));
       if (batched) forwarders.push(switchForwarder(cli, 'p4ina switch', elements, 'batched'));
@@ -136,7 +140,7 @@ export const switchMlUdpWire: Benchmark = {
       notes: [
         `4 closed-loop workers in the benchmark process (bench/closed-loop-workers.ts), window ${WINDOW} slots each: a slot's next UPDATE leaves as soon as its RESULT arrives, so the forwarder sets the pace. Counted over ${seconds} s after ${warmup} s of warm-up (the switch's generated code is optimised by then).`,
         'A round is 4 UPDATEs in and 4 RESULTs out (frames/s = 8 × rounds/s); INA payload = the UPDATEs\' values (4 bytes each) per second.',
-        'forwarder CPU: its user + system time over warm-up and timed part (100% = one core); the workers in this process use the other core. The relay forwards without P4 or sums: the I/O floor of Node\'s dgram.',
+        'forwarder CPU: its user + system time over warm-up and timed part (100% = one core); the workers in this process use the other core. The relay forwards without P4 or sums: the I/O floor of each kind of socket.',
         'payload MB per CPU-s: the INA payload over the forwarder\'s CPU share, i.e. what one core of it would carry: where the closed-loop workers, not the forwarder, set the pace (forwarder CPU well below 100%), this is the figure to compare.',
         'stalled slots: slots without a result at the end (a frame lost on loopback stops a slot for good here, shrinking the window).',
       ],
