@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   chunkExponents,
+  compareWithFloat64Sum,
   dequantiseInto,
   exponentOfMagnitudeBits,
   INT32_MAX,
@@ -120,5 +121,29 @@ describe('scaling', () => {
     expect(switchMlErrorBound(1, 0, 0, 0)).toBeCloseTo((1 / INT32_MAX) * (1 + 2 ** -19) + 2 ** -149, 20);
     expect(switchMlErrorBound(4, 10, 100, 200)).toBeCloseTo(((16 * 1024) / INT32_MAX) * (1 + 2 ** -19) + 100 * 2 ** -24 + 4 * 2 ** -52 * 200, 15);
     expect(switchMlErrorBound(2, 127, 0, 0) / ((4 * 2 ** 128) / INT32_MAX)).toBeCloseTo(1, 5);
+  });
+
+  test('compareWithFloat64Sum counts exactly the elements past the bound, as the formula applied one by one does', () => {
+    const random = new SeededRandom(7);
+    const n = 3;
+    const perChunk = 5;
+    const length = 23; // a short last chunk
+    const tensors = Array.from({ length: n }, (_, t) => Float32Array.from({ length }, (_, i) => (random.nextFloat() * 2 - 1) * 2 ** ((i % 7) - 3 + t)));
+    const exponents = jobChunkExponents(tensors, perChunk);
+    const sums = Array.from({ length }, (_, i) => tensors.reduce((s, x) => s + x[i]!, 0));
+    const absSums = Array.from({ length }, (_, i) => tensors.reduce((s, x) => s + Math.abs(x[i]!), 0));
+    const bound = (i: number): number => switchMlErrorBound(n, exponents[Math.floor(i / perChunk)]!, sums[i]!, absSums[i]!);
+    // Each element off by a fraction of its own bound: every third by 3x (a violation), the others by 0.5x.
+    const result = Float32Array.from({ length }, (_, i) => sums[i]! + (i % 3 === 0 ? 3 : 0.5) * bound(i));
+    let expectedViolations = 0;
+    let expectedMax = 0;
+    for (let i = 0; i < length; i++) {
+      const error = Math.abs(result[i]! - sums[i]!);
+      expectedMax = Math.max(expectedMax, error);
+      if (!(error <= bound(i))) expectedViolations++;
+    }
+    expect(expectedViolations).toBe(8); // elements 0, 3, …, 21
+    expect(compareWithFloat64Sum(result, tensors, exponents, perChunk)).toEqual({ maxAbsError: expectedMax, violations: expectedViolations });
+    expect(() => compareWithFloat64Sum(result, tensors, exponents, 0)).toThrow(RangeError);
   });
 });
