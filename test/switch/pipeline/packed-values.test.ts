@@ -130,4 +130,47 @@ describe('packed header stacks and structs', () => {
     // Type 7 parses no s: after the packets before it, every s element must be invalid again.
     expect(send(0, hex(eth(7) + W_IN.join('')))).toEqual({ 1: [eth(7) + W_IN.join('')] });
   });
+
+  it('keeps signed and narrow metadata exact in a packed struct', () => {
+    // sm_t has only <= 32-bit fields, so its value is a Uint32Array: negative int<W> values are held as
+    // their W-bit patterns, as everywhere in the executor, and sign-extend and saturate as the spec says.
+    const signed = `
+#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+header out_t { bit<8> x; bit<8> y; bit<4> n; bit<4> pad; bit<16> w; bit<8> gt; bit<32> big; }
+struct headers { eth_t eth; out_t o; }
+struct sm_t { int<8> a; int<8> b; bit<4> n; int<16> wide; bit<32> big; }
+struct metadata { sm_t s; }
+parser P(packet_in pkt, out headers h, inout metadata m, inout standard_metadata_t sm) { state start { pkt.extract(h.eth); transition accept; } }
+control V(inout headers h, inout metadata m) { apply { } }
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+  apply {
+    m.s.a = -5;
+    m.s.b = m.s.a - 100;
+    m.s.n = 4w15 + 4w3;
+    m.s.wide = (int<16>)m.s.b;
+    m.s.a = m.s.a |-| 127;
+    m.s.big = 0xfffffff0;
+    m.s.big = m.s.big + 0x20;
+    h.o.setValid();
+    h.o.x = (bit<8>)m.s.a;
+    h.o.y = (bit<8>)m.s.b;
+    h.o.n = m.s.n;
+    h.o.w = (bit<16>)m.s.wide;
+    h.o.gt = m.s.b > m.s.a ? 8w1 : 8w0;
+    h.o.big = m.s.big;
+    sm.egress_spec = 1;
+  }
+}
+control E(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control C(inout headers h, inout metadata m) { apply { } }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h.eth); pkt.emit(h.o); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+`;
+    r = rig('packed_signed_struct', [0, 1], { text: signed });
+    // a: -5 |-| 127 saturates at -128 (0x80); b: -5 - 100 = -105 (0x97); n: 15 + 3 wraps to 2;
+    // wide: -105 sign-extended (0xff97); b > a (signed): 1; big: 0xfffffff0 + 0x20 wraps to 0x10.
+    expect(send(0, hex(eth(1)))).toEqual({ 1: [eth(1) + '80' + '97' + '20' + 'ff97' + '01' + '00000010'] });
+  });
 });
