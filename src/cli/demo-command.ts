@@ -7,7 +7,7 @@
 import { runInterruptible } from './interruptible.js';
 import { DEMO_ERROR_CODES } from '../demo/demo-error.js';
 import { DEMO_USAGE, parseDemoArgs, type DemoOptions } from '../demo/demo-options.js';
-import { rowIsExact } from '../report/demo-results.js';
+import { rowIsExact, rowProblem } from '../report/demo-results.js';
 import { formatDemoJson, formatDemoTable } from '../demo/demo-report.js';
 import { stderrProgress } from '../demo/progress.js';
 import { runDemo } from '../demo/run-demo.js';
@@ -33,6 +33,10 @@ export async function run(argv: string[]): Promise<number> {
       const outcome = await runDemo(options, { progress: stderrProgress(), signal: signal });
       if (options.json) {
         process.stdout.write(`${formatDemoJson(options, outcome)}\n`);
+        for (const row of outcome.rows) {
+          const problem = rowProblem(row);
+          if (problem !== undefined) process.stderr.write(`p4ina demo: ${problem}\n`);
+        }
       } else {
         const loss = options.loss > 0 ? `\nloss ${options.loss} on every wire, each way: ${outcome.framesLost} frame(s) dropped by the demo's relays\n` : '';
         process.stdout.write(`${formatDemoTable(outcome)}${loss}`);

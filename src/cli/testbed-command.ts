@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { P4inaError } from '../errors/p4ina-error.js';
 import { runTestbedScript } from '../testbed/python-runner.js';
-import { formatTestbedJson, formatTestbedText, parseTestbedDocument, testbedOk, testbedRows } from '../testbed/testbed-report.js';
+import { formatTestbedJson, formatTestbedText, parseTestbedDocument, testbedOk, testbedProblems, testbedRows } from '../testbed/testbed-report.js';
 
 const FORMAT_USAGE = 'usage: p4ina testbed format [--json] [FILE]   (the runner’s results document; default stdin)';
 
@@ -31,7 +31,10 @@ async function format(argv: readonly string[]): Promise<number> {
   const doc = parseTestbedDocument(text);
   const rows = testbedRows(doc);
   process.stdout.write(json ? `${formatTestbedJson(doc, rows)}\n` : formatTestbedText(doc, rows));
-  return testbedOk(doc, rows) ? 0 : 1;
+  const ok = testbedOk(doc, rows);
+  // The text table shows a bad row; a JSON reader's terminal should still say why the exit code is 1.
+  if (json && !ok) for (const problem of testbedProblems(doc, rows)) process.stderr.write(`p4ina testbed: ${problem}\n`);
+  return ok ? 0 : 1;
 }
 
 export async function run(argv: string[]): Promise<number> {

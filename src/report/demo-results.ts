@@ -121,3 +121,11 @@ export function failedRun(algorithm: ResultAlgorithm, workers: number, tensorByt
 export function rowIsExact(row: DemoRow): boolean {
   return row.failure === undefined && row.identical === true && row.boundViolations === 0;
 }
+
+/** Why a row is not exact, in words (undefined when it is): for stderr when the table itself went out as JSON. */
+export function rowProblem(row: DemoRow): string | undefined {
+  if (row.failure !== undefined) return `${row.algorithm} failed: ${row.failure}`;
+  if (row.identical !== true) return `${row.algorithm}: the workers' results differ`;
+  if (row.boundViolations !== 0) return `${row.algorithm}: ${row.boundViolations} element(s) outside the error bound`;
+  return undefined;
+}

@@ -9,7 +9,7 @@
  * the switches' and the workers' CPU: cpu-report.ts).
  */
 import type { DemoRow, ResultAlgorithm } from '../report/demo-results.js';
-import { failedRun, parseWorkerReport, rowIsExact, summariseRun } from '../report/demo-results.js';
+import { failedRun, parseWorkerReport, rowIsExact, rowProblem, summariseRun } from '../report/demo-results.js';
 import { formatResultsJson } from '../report/results-table.js';
 import { describeRunCpu, parseSwitchCpu, workersCpuMs, type RunCpu, type SwitchCpuUse } from './cpu-report.js';
 import { atpRunDetails, parseAtpRunInfo, type AtpRunDetails, type AtpRunInfo } from './atp-run-report.js';
@@ -152,6 +152,15 @@ export function trafficOk(traffic: TrafficResult | null): boolean {
 /** True when every run is exact and identical on all workers and any traffic check passed. */
 export function testbedOk(doc: TestbedDocument, rows: readonly DemoRow[]): boolean {
   return rows.every(rowIsExact) && trafficOk(doc.traffic);
+}
+
+/** What made testbedOk false, one line each. */
+export function testbedProblems(doc: TestbedDocument, rows: readonly DemoRow[]): string[] {
+  const problems = rows.map(rowProblem).filter((p): p is string => p !== undefined);
+  const traffic = doc.traffic;
+  if (traffic && traffic.ping.received !== traffic.ping.sent) problems.push(`ping: ${traffic.ping.received}/${traffic.ping.sent} host pairs answered (no answer: ${traffic.ping.failed.join(' ')})`);
+  for (const t of traffic?.tcp ?? []) if (!t.ok) problems.push(`tcp ${t.from} → ${t.to} failed`);
+  return problems;
 }
 
 export function formatTestbedText(doc: TestbedDocument, rows: readonly DemoRow[]): string {

@@ -1,7 +1,7 @@
 // The runner's results document → the demo's rows, table and JSON
 // (`p4ina testbed format`). Pure: no root, no Mininet.
 import { describe, expect, test } from 'vitest';
-import { formatTestbedJson, formatTestbedText, parseTestbedDocument, testbedOk, testbedRows } from '../../src/testbed/testbed-report.js';
+import { formatTestbedJson, formatTestbedText, parseTestbedDocument, testbedOk, testbedProblems, testbedRows } from '../../src/testbed/testbed-report.js';
 
 const sha = (c: string): string => c.repeat(64);
 const report = (rank: number, elapsedMs: number, hash = sha('a')): string =>
@@ -41,6 +41,18 @@ describe('testbed results document', () => {
     expect(testbedRows(noJson)[0]!.failure).toBe('the worker printed no JSON report');
     const lostPing = parseTestbedDocument(JSON.stringify({ ...base, runs: [base.runs[0]], traffic: { ...base.traffic, ping: { sent: 2, received: 1, failed: ['h1->h2'] } } }));
     expect(testbedOk(lostPing, testbedRows(lostPing))).toBe(false);
+  });
+
+  test('testbedProblems says, one line each, what made the document not ok (stderr beside --json)', () => {
+    const doc = parseTestbedDocument(JSON.stringify(base));
+    expect(testbedProblems(doc, testbedRows(doc))).toEqual(['ring failed: h2 (rank 1) exited with code 1: boom']);
+    const differ = parseTestbedDocument(JSON.stringify({ ...base, runs: [{ ...base.runs[0], reports: [report(0, 1), report(1, 1, sha('b'))] }] }));
+    expect(testbedProblems(differ, testbedRows(differ))).toEqual(["switchml: the workers' results differ"]);
+    const traffic = { ping: { sent: 2, received: 1, failed: ['h1->h2'] }, tcp: [{ from: 'h1', to: 'h2', bytes: 10, ok: false }] };
+    const lost = parseTestbedDocument(JSON.stringify({ ...base, runs: [base.runs[0]], traffic }));
+    expect(testbedProblems(lost, testbedRows(lost))).toEqual(['ping: 1/2 host pairs answered (no answer: h1->h2)', 'tcp h1 → h2 failed']);
+    const good = parseTestbedDocument(JSON.stringify({ ...base, runs: [base.runs[0]] }));
+    expect(testbedProblems(good, testbedRows(good))).toEqual([]);
   });
 
   test('the table has the demo columns, the hosts of each run and the traffic; JSON keeps the demo keys', () => {
