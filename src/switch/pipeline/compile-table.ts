@@ -202,8 +202,10 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
     const list: Candidate[] = [];
     let order = 0;
     for (const record of s.entries()) {
-      // `fields` may be sparse (don't-care fields left out): index it rather than map it.
-      const tests = widths.map((w, i) => narrow(testOf(record.fields[i], w), w));
+      // `fields` may be sparse (don't-care fields left out): index it rather than map it. A stored
+      // record decodes it from its key on every read (table-store.ts): read it once.
+      const fields = record.fields;
+      const tests = widths.map((w, i) => narrow(testOf(fields[i], w), w));
       const rank = lpmIndex >= 0 && !s.info.needsPriority ? prefixLength(tests, lpmIndex) : record.priority;
       list.push({ tests, rank, order: order++, action: undefined, record });
     }

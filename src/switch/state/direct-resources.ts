@@ -55,7 +55,7 @@ export function writeDirectMeter(type: UpdateType, e: p4r.DirectMeterEntry__Outp
   refuseMeterCounterData(e.counter_data, `direct meter of ${t.label}`);
   // An unset config resets the meter to its default (every packet GREEN).
   const meter = e.config ? parseMeterConfig(e.config, t.directMeterType!, `direct meter of ${t.label}`) : undefined;
-  if ('entry' in found) t.replace({ ...found.entry, meter });
+  if ('entry' in found) t.change(found.entry.key, { meter });
   else t.setDefault({ ...found.defaultEntry, meter });
 }
 

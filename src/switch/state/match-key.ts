@@ -81,6 +81,13 @@ function writePrefixMask(target: Buffer, offset: number, padBits: number, prefix
   }
 }
 
+/** The number of bits set in `bytes`: an LPM mask's prefix length. */
+function bitCount(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) for (let v = bytes[i]!; v !== 0; v &= v - 1) n++;
+  return n;
+}
+
 /** True when `value` has a bit set outside `mask` (same lengths). */
 function outsideMask(value: Buffer, mask: Buffer): boolean {
   for (let i = 0; i < value.length; i++) if ((value[i]! & ~mask[i]!) !== 0) return true;
@@ -228,10 +235,39 @@ export class MatchLayout {
     }
   }
 
-  /** The stored fields of a match of an all-EXACT layout, decoded from its match key (the padded values in order). */
-  exactFields(matchKey: string): FieldValue[] {
+  /**
+   * The stored fields of a match, decoded from its match key (the layout in the file comment): what
+   * `parse` returned for it, except for a full RANGE, which the key holds as an omitted field
+   * (`keyHoldsFields` says when that happened).
+   */
+  fieldsOf(matchKey: string): (FieldValue | undefined)[] {
     const key = Buffer.from(matchKey, 'latin1');
-    return this.slots.map((s) => ({ kind: 'exact', value: key.subarray(s.offset, s.offset + s.width) }));
+    const slots = this.slots;
+    const fields = new Array<FieldValue | undefined>(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const { kind, offset, width } = slots[i]!;
+      if (kind === 'exact') {
+        fields[i] = { kind, value: key.subarray(offset, offset + width) };
+        continue;
+      }
+      if (key[offset] === 0) continue;
+      const a = key.subarray(offset + 1, offset + 1 + width);
+      const b = key.subarray(offset + 1 + width, offset + 1 + 2 * width);
+      if (kind === 'optional') fields[i] = { kind, value: a };
+      else if (kind === 'lpm') fields[i] = { kind, value: a, mask: b, prefixLen: bitCount(b) };
+      else if (kind === 'ternary') fields[i] = { kind, value: a, mask: b };
+      else if (kind === 'range') fields[i] = { kind, low: a, high: b };
+    }
+    return fields;
+  }
+
+  /** True when `fieldsOf(matchKey)` gives `fields` back: always, unless a full RANGE was keyed as don't care. */
+  keyHoldsFields(fields: readonly (FieldValue | undefined)[], matchKey: string): boolean {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) {
+      if (fields[i]?.kind === 'range' && matchKey.charCodeAt(slots[i]!.offset) === 0) return false;
+    }
+    return true;
   }
 
   /** The canonical FieldMatch list of a stored match, in P4Info order (don't-care fields omitted). */

@@ -160,8 +160,7 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
     action = profiles.attach(profileId, action);
   }
   if (counter && existing.counter) t.writeCounter(existing.counter, counter.packets, counter.bytes);
-  t.replace({
-    ...existing,
+  t.change(key, {
     action,
     controllerMetadata: te.controller_metadata,
     metadata: keepBytes(te.metadata),

@@ -57,6 +57,9 @@ export interface TableEntryRecord {
   idleNotified: number;
 }
 
+/** What a MODIFY may change in an entry; the match, priority, counter and hit times stay. */
+export type EntryChanges = Partial<Pick<TableEntryRecord, 'action' | 'controllerMetadata' | 'metadata' | 'idleTimeoutNs' | 'meter'>>;
+
 export interface DefaultEntryRecord {
   /** Undefined when the P4Info names no default action: a miss then does nothing. */
   readonly action: EntryAction | undefined;
@@ -158,13 +161,13 @@ export class TableStore extends Store {
   }
 
   /**
-   * What to store for a record: entries of an all-EXACT table without a priority keep their
-   * match only as their key (exact-entry.ts); whatever the caller built (also a spread copy of
-   * a stored record, which loses the getters) is brought to that form.
+   * What to store for a record: the match only as its key (KeyedEntryRecord), whatever the caller
+   * built (also a spread copy of a stored record, which loses the getters), unless the key cannot
+   * give the fields back (a full RANGE, keyed as don't care).
    */
   private stored(record: TableEntryRecord): TableEntryRecord {
-    if (!this.layout.exactOnly || this.info.needsPriority || record instanceof ExactEntryRecord) return record;
-    return new ExactEntryRecord(this.layout, record);
+    if (record instanceof KeyedEntryRecord || !this.layout.keyHoldsFields(record.fields, record.matchKey)) return record;
+    return new KeyedEntryRecord(this.layout, record);
   }
 
   /** The entry action for a direct action call: shared with the entries that run an equal one (shared-actions.ts). */
@@ -184,12 +187,12 @@ export class TableStore extends Store {
     }
   }
 
-  /** Swaps the record with the same key. */
-  replace(given: TableEntryRecord): void {
-    const record = this.stored(given);
-    const old = this.byKey.get(record.key);
-    if (!old) throw new Error(`TableStore.replace: no entry with that key in ${this.label}`);
-    this.byKey.set(record.key, record);
+  /** Swaps the record with `key` for a copy with `changes` (MODIFY, direct meter writes). */
+  change(key: string, changes: EntryChanges): void {
+    const old = this.byKey.get(key);
+    if (!old) throw new Error(`TableStore.change: no entry with that key in ${this.label}`);
+    const record = this.stored(old instanceof KeyedEntryRecord ? old.with(changes) : { ...old, ...changes });
+    this.byKey.set(key, record);
     this.touch();
     if (this.undo.active) this.undo.record(() => this.putBack(old));
   }
@@ -236,15 +239,17 @@ export class TableStore extends Store {
 }
 
 /**
- * The stored form of an entry of an all-EXACT table, for memory: the match
- * is kept once, as the entry's key string (the concatenated padded field
- * values, match-key.ts), and `fields` is decoded from it when a read asks,
- * instead of an array of objects and Buffers per entry (a table of a
- * million host routes spends most of its memory on those). Everything else
- * is as the TableEntryRecord the caller built.
+ * The stored form of an entry, for memory and for the garbage collector: the
+ * match is kept once, as the entry's match key string (the padded values,
+ * presence bytes and masks, match-key.ts), and `fields` is decoded from it
+ * when a read or the pipeline's index asks, instead of an array, an object
+ * and two Buffers per entry kept alive (a table of a million routes spends
+ * most of its memory on those, and a bulk insert most of its collector time
+ * moving them). Everything else is as the TableEntryRecord the caller built.
  */
-export class ExactEntryRecord implements TableEntryRecord {
+export class KeyedEntryRecord implements TableEntryRecord {
   readonly key: string;
+  readonly matchKey: string;
   readonly priority: number;
   readonly action: EntryAction;
   readonly controllerMetadata: string;
@@ -257,9 +262,10 @@ export class ExactEntryRecord implements TableEntryRecord {
 
   constructor(
     private readonly layout: MatchLayout,
-    from: Omit<TableEntryRecord, 'fields' | 'matchKey'>,
+    from: Omit<TableEntryRecord, 'fields'>,
   ) {
     this.key = from.key;
+    this.matchKey = from.matchKey;
     this.priority = from.priority;
     this.action = from.action;
     this.controllerMetadata = from.controllerMetadata;
@@ -271,12 +277,13 @@ export class ExactEntryRecord implements TableEntryRecord {
     this.idleNotified = from.idleNotified;
   }
 
-  /** All-EXACT tables take no priority, so the entry key is the match key. */
-  get matchKey(): string {
-    return this.key;
+  /** A copy with `changes`; the match stays a key (a spread of this record would lose `fields`). */
+  with(changes: EntryChanges): KeyedEntryRecord {
+    return new KeyedEntryRecord(this.layout, { ...this, ...changes });
   }
 
-  get fields(): readonly FieldValue[] {
-    return this.layout.exactFields(this.key);
+  /** A new array each time: read it once per use. */
+  get fields(): readonly (FieldValue | undefined)[] {
+    return this.layout.fieldsOf(this.matchKey);
   }
 }

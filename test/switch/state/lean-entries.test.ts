@@ -1,7 +1,8 @@
-// Entries of all-EXACT tables keep their match only as their key, and
-// entries with the same action data share one stored action: reads must
-// give back exactly what was written, across MODIFY, direct-resource writes
-// and more distinct actions than the sharing cache holds.
+// Stored entries keep their match only as their key (table-store.ts's
+// KeyedEntryRecord), and entries with the same action data share one stored
+// action: reads must give back exactly what was written (in canonical form,
+// spec §8.3), across MODIFY, direct-resource writes, every match kind and
+// more distinct actions than the sharing cache holds.
 import { describe, expect, it } from 'vitest';
 import type * as p4r from '../../../src/proto/p4r.js';
 import { DeviceState } from '../../../src/switch/state/device-state.js';
@@ -25,7 +26,74 @@ const canonical = (n: number): Buffer => {
   return Buffer.from(bytes.length ? bytes : [0]);
 };
 
+type Field = p4r.FieldMatch;
+
+/** A table of every match kind (so entries take a priority), widths that are not whole bytes included. */
+function mixedSetup(): { device: DeviceState; tableId: number; actionId: number } {
+  const p4info = buildP4Info({
+    actions: [{ name: 'NoAction' }, { name: 'ingress.mark', params: [['tag', 7]] }],
+    tables: [
+      {
+        name: 'ingress.acl',
+        keys: [
+          ['hdr.vlan.vid', 'EXACT', 12],
+          ['hdr.ipv4.dst', 'LPM', 20],
+          ['hdr.ipv4.tos', 'TERNARY', 6],
+          ['hdr.udp.dport', 'RANGE', 16],
+          ['hdr.ipv4.proto', 'OPTIONAL', 8],
+        ],
+        actions: ['ingress.mark', 'NoAction'],
+        size: 1024,
+      },
+    ],
+  });
+  const device = new DeviceState({ logger: quietLogger() });
+  expect(device.setPipeline('VERIFY_AND_COMMIT', pipelineConfig(p4info)).code).toBe(Code.OK);
+  return { device, tableId: p4info.tables[0]!.preamble!.id, actionId: p4info.actions[1]!.preamble!.id };
+}
+
 describe('lean exact entries and shared actions', () => {
+  it('every match kind reads back in canonical form; a full range reads back as written, a prefix as its length', () => {
+    const { device, tableId, actionId } = mixedSetup();
+    const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
+    // [as written, as the spec's canonical form reads it back]; fields left out are don't care.
+    const cases: [Field[], Field[]][] = [
+      [
+        [{ field_id: 1, exact: { value: b(0, 5) } }, { field_id: 2, lpm: { value: b(0x0f, 0xf0, 0), prefix_len: 12 } }],
+        [{ field_id: 1, exact: { value: b(5) } }, { field_id: 2, lpm: { value: b(0x0f, 0xf0, 0), prefix_len: 12 } }],
+      ],
+      [
+        [{ field_id: 1, exact: { value: b(0x0f, 0xff) } }, { field_id: 2, lpm: { value: b(0x0f, 0xff, 0xff), prefix_len: 20 } }, { field_id: 3, ternary: { value: b(0, 0x21), mask: b(0x33) } }],
+        [{ field_id: 1, exact: { value: b(0x0f, 0xff) } }, { field_id: 2, lpm: { value: b(0x0f, 0xff, 0xff), prefix_len: 20 } }, { field_id: 3, ternary: { value: b(0x21), mask: b(0x33) } }],
+      ],
+      [
+        [{ field_id: 1, exact: { value: b(0) } }, { field_id: 2, lpm: { value: b(0x08, 0, 0), prefix_len: 1 } }, { field_id: 4, range: { low: b(0, 80), high: b(0x1f, 0x90) } }, { field_id: 5, optional: { value: b(17) } }],
+        [{ field_id: 1, exact: { value: b(0) } }, { field_id: 2, lpm: { value: b(0x08, 0, 0), prefix_len: 1 } }, { field_id: 4, range: { low: b(80), high: b(0x1f, 0x90) } }, { field_id: 5, optional: { value: b(17) } }],
+      ],
+      // The full range is don't care: keyed like an omitted field, but read back as written (docs/p4runtime.md).
+      [
+        [{ field_id: 1, exact: { value: b(7) } }, { field_id: 4, range: { low: b(0), high: b(0xff, 0xff) } }, { field_id: 5, optional: { value: b(0) } }],
+        [{ field_id: 1, exact: { value: b(7) } }, { field_id: 4, range: { low: b(0), high: b(0xff, 0xff) } }, { field_id: 5, optional: { value: b(0) } }],
+      ],
+    ];
+    const update = (type: 'INSERT' | 'MODIFY', match: Field[], priority: number, tag: number): p4r.Update__Output =>
+      decoded<p4r.Update__Output>('p4.v1.Update', {
+        type,
+        entity: { table_entry: { table_id: tableId, match, priority, action: { action: { action_id: actionId, params: [{ param_id: 1, value: canonical(tag) }] } } } },
+      });
+    const inserted = device.write(cases.map(([match], i) => update('INSERT', match, 10 + i, i)), 'CONTINUE_ON_ERROR');
+    expect(Array.isArray(inserted) && inserted.map((s) => s.code)).toEqual(cases.map(() => Code.OK));
+    // The same match at another priority is another entry; MODIFY finds each by match and priority.
+    expect((device.write([update('INSERT', cases[0]![0], 99, 99)], 'CONTINUE_ON_ERROR') as { code: number }[])[0]!.code).toBe(Code.OK);
+    expect((device.write([update('MODIFY', cases[1]![0], 11, 111)], 'CONTINUE_ON_ERROR') as { code: number }[])[0]!.code).toBe(Code.OK);
+
+    const read = [...(device.read([decoded<p4r.Entity__Output>('p4.v1.Entity', { table_entry: { table_id: tableId } })]) as Iterable<p4r.Entity>)];
+    const got = read.map((e) => [e.table_entry!.priority, e.table_entry!.match, e.table_entry!.action!.action!.params![0]!.value]);
+    const want = [...cases.map(([, canon], i) => [10 + i, canon, canonical(i === 1 ? 111 : i)]), [99, cases[0]![1], canonical(99)]];
+    const byPriority = (x: unknown[], y: unknown[]): number => (x[0] as number) - (y[0] as number);
+    expect(got.sort(byPriority)).toEqual(want.sort(byPriority));
+  });
+
   it('reads back every entry as written, with more distinct actions than the cache holds, after MODIFY too', () => {
     const { device, tableId, actionId } = setup();
     const entry = (n: number, type: 'INSERT' | 'MODIFY', port: number): p4r.Update__Output =>
