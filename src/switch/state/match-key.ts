@@ -21,7 +21,7 @@
 import type { MatchFieldInfo } from '../../p4info/entities.js';
 import type * as p4r from '../../proto/p4r.js';
 import { invalidArgument, unimplemented } from './entity-error.js';
-import { byteWidth, canonicalOf, checkBytes, isZero, padInto } from './validation.js';
+import { byteWidth, canonicalOf, checkBytes, padInto } from './validation.js';
 
 export type MatchKind = 'exact' | 'lpm' | 'ternary' | 'range' | 'optional';
 
@@ -32,6 +32,12 @@ export type FieldValue =
   | { readonly kind: 'lpm'; readonly value: Buffer; readonly mask: Buffer; readonly prefixLen: number }
   | { readonly kind: 'ternary'; readonly value: Buffer; readonly mask: Buffer }
   | { readonly kind: 'range'; readonly low: Buffer; readonly high: Buffer };
+
+/** A checked match as a table entry keeps it: the key, and the full RANGE fields keyed as don't care (slot indexes). */
+export interface KeyedMatch {
+  readonly matchKey: string;
+  readonly fullRanges: readonly number[] | undefined;
+}
 
 export interface ParsedMatch {
   /** Per P4Info match field, in P4Info order; undefined = don't care. */
@@ -88,17 +94,25 @@ function bitCount(bytes: Uint8Array): number {
   return n;
 }
 
-/** True when `value` has a bit set outside `mask` (same lengths). */
-function outsideMask(value: Buffer, mask: Buffer): boolean {
-  for (let i = 0; i < value.length; i++) if ((value[i]! & ~mask[i]!) !== 0) return true;
+/** True when the `width` bytes at `value` have a bit set outside the `width` bytes at `mask`. */
+function outsideMask(key: Buffer, value: number, mask: number, width: number): boolean {
+  for (let i = 0; i < width; i++) if ((key[value + i]! & ~key[mask + i]!) !== 0) return true;
   return false;
+}
+
+/** Compares `width` bytes of `x` at `i` with `width` bytes of `y` at `j`, as big-endian numbers. */
+function compareAt(x: Uint8Array, i: number, y: Uint8Array, j: number, width: number): number {
+  for (let k = 0; k < width; k++) if (x[i + k] !== y[j + k]) return x[i + k]! - y[j + k]!;
+  return 0;
 }
 
 export class MatchLayout {
   readonly slots: readonly Slot[];
   /** True when every field is EXACT: the key is the concatenation of the padded values. */
   readonly exactOnly: boolean;
-  private readonly keyBytes: number;
+  private readonly scratch: Buffer;
+  /** As wide as the widest field: what a zero mask or bound is compared with. */
+  private readonly zeros: Uint8Array;
   private readonly indexById = new Map<number, number>();
 
   constructor(
@@ -127,26 +141,37 @@ export class MatchLayout {
       offset += kind === 'exact' ? width : kind === 'optional' ? 1 + width : 1 + 2 * width;
     }
     this.slots = slots;
-    this.keyBytes = offset;
+    this.scratch = Buffer.alloc(offset);
+    this.zeros = new Uint8Array(slots.reduce((w, s) => Math.max(w, s.width), 0));
     this.exactOnly = slots.every((s) => s.kind === 'exact');
   }
 
   /** Validates a match and returns its stored form; throws EntityError (INVALID_ARGUMENT, UNIMPLEMENTED). */
   parse(match: readonly p4r.FieldMatch__Output[]): ParsedMatch {
+    const { matchKey, fullRanges } = this.parseKey(match);
+    return { fields: this.fieldsOf(matchKey, fullRanges), matchKey };
+  }
+
+  /**
+   * Validates a match as `parse` does and returns only its key (what a table entry keeps), and which
+   * fields were a full RANGE keyed as don't care. Builds nothing per field: the checks read the key.
+   */
+  parseKey(match: readonly p4r.FieldMatch__Output[]): KeyedMatch {
     const slots = this.slots;
     const given = this.inP4InfoOrder(match) ? match : this.byPosition(match);
-    // From the shared pool: a per-entry ArrayBuffer would cost far more than the entry itself.
-    const key = Buffer.allocUnsafe(this.keyBytes).fill(0);
-    const fields = new Array<FieldValue | undefined>(slots.length);
+    // One buffer per layout, zeroed for each match: nothing keeps a view of it, only the string.
+    const key = this.scratch.fill(0);
+    let fullRanges: number[] | undefined;
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
       const fm = given[i];
-      if (fm) fields[i] = this.fill(slot, fm, key);
-      else if (slot.kind === 'exact') {
+      if (fm) {
+        if (this.fill(slot, fm, key)) (fullRanges ??= []).push(i);
+      } else if (slot.kind === 'exact') {
         throw invalidArgument(`exact match field ${slot.name} (id ${slot.id}) is missing: exact fields cannot be don't-care`);
       }
     }
-    return { fields, matchKey: key.toString('latin1') };
+    return { matchKey: key.toString('latin1'), fullRanges };
   }
 
   /** True when the match gives every field once, in P4Info order (what clients send): its positions are the slots'. */
@@ -170,7 +195,8 @@ export class MatchLayout {
     return given;
   }
 
-  private fill(slot: Slot, fm: p4r.FieldMatch__Output, key: Buffer): FieldValue {
+  /** Checks one field and writes it into the key; true when it is a full RANGE, keyed as don't care. */
+  private fill(slot: Slot, fm: p4r.FieldMatch__Output, key: Buffer): boolean {
     const what = slot.what;
     if (slot.kind === undefined) throw unimplemented(`${what} has match type ${slot.matchType}, which this switch cannot match on`);
     if (fm.field_match_type !== slot.kind) {
@@ -179,16 +205,15 @@ export class MatchLayout {
     const { offset, width, bitwidth } = slot;
     const a = offset + 1;
     const b = offset + 1 + width;
+    const hex = (at: number): string => canonicalOf(key.subarray(at, at + width)).toString('hex');
     switch (slot.kind) {
-      case 'exact': {
+      case 'exact':
         padInto(key, offset, width, checkBytes(fm.exact!.value, bitwidth, what, 'value'));
-        return { kind: 'exact', value: key.subarray(offset, offset + width) };
-      }
-      case 'optional': {
+        return false;
+      case 'optional':
         key[offset] = 1;
         padInto(key, a, width, checkBytes(fm.optional!.value, bitwidth, what, 'value'));
-        return { kind: 'optional', value: key.subarray(a, a + width) };
-      }
+        return false;
       case 'lpm': {
         const { prefix_len: prefixLen, value } = fm.lpm!;
         if (prefixLen === 0) throw invalidArgument(`${what}: prefix length 0 is a don't-care match; omit the field instead`);
@@ -196,51 +221,40 @@ export class MatchLayout {
         key[offset] = 1;
         padInto(key, a, width, checkBytes(value, bitwidth, what, 'value'));
         writePrefixMask(key, b, slot.padBits, prefixLen);
-        const v = key.subarray(a, a + width);
-        const mask = key.subarray(b, b + width);
-        if (outsideMask(v, mask)) throw invalidArgument(`${what}: value 0x${canonicalOf(v).toString('hex')} has bits set past the /${prefixLen} prefix`);
-        return { kind: 'lpm', value: v, mask, prefixLen };
+        if (outsideMask(key, a, b, width)) throw invalidArgument(`${what}: value 0x${hex(a)} has bits set past the /${prefixLen} prefix`);
+        return false;
       }
       case 'ternary': {
         const t = fm.ternary!;
         key[offset] = 1;
         padInto(key, a, width, checkBytes(t.value, bitwidth, what, 'value'));
         padInto(key, b, width, checkBytes(t.mask, bitwidth, what, 'mask'));
-        const v = key.subarray(a, a + width);
-        const mask = key.subarray(b, b + width);
-        if (isZero(mask)) throw invalidArgument(`${what}: a zero mask is a don't-care match; omit the field instead`);
-        if (outsideMask(v, mask)) {
-          throw invalidArgument(`${what}: value 0x${canonicalOf(v).toString('hex')} has bits outside mask 0x${canonicalOf(mask).toString('hex')} (value & mask must equal value)`);
-        }
-        return { kind: 'ternary', value: v, mask };
+        if (compareAt(key, b, this.zeros, 0, width) === 0) throw invalidArgument(`${what}: a zero mask is a don't-care match; omit the field instead`);
+        if (outsideMask(key, a, b, width)) throw invalidArgument(`${what}: value 0x${hex(a)} has bits outside mask 0x${hex(b)} (value & mask must equal value)`);
+        return false;
       }
       case 'range': {
         const r = fm.range!;
         key[offset] = 1;
         padInto(key, a, width, checkBytes(r.low, bitwidth, what, 'low bound'));
         padInto(key, b, width, checkBytes(r.high, bitwidth, what, 'high bound'));
-        const low = key.subarray(a, a + width);
-        const high = key.subarray(b, b + width);
-        if (Buffer.compare(low, high) > 0) throw invalidArgument(`${what}: low bound 0x${canonicalOf(low).toString('hex')} is above high bound 0x${canonicalOf(high).toString('hex')}`);
-        if (isZero(low) && high.equals(slot.max)) {
-          // The full range is "don't care". The spec wants the field omitted instead, but BMv2 accepts it
-          // (docs/p4runtime.md), so we do too: keyed as the omitted field (it is the same entry), kept as
-          // written so that reads return it.
-          const full: FieldValue = { kind: 'range', low: Buffer.from(low), high: Buffer.from(high) };
-          key.fill(0, offset, b + width);
-          return full;
-        }
-        return { kind: 'range', low, high };
+        if (compareAt(key, a, key, b, width) > 0) throw invalidArgument(`${what}: low bound 0x${hex(a)} is above high bound 0x${hex(b)}`);
+        if (compareAt(key, a, this.zeros, 0, width) !== 0 || compareAt(key, b, slot.max, 0, width) !== 0) return false;
+        // The full range is "don't care". The spec wants the field omitted instead, but BMv2 accepts it
+        // (docs/p4runtime.md), so we do too: keyed as the omitted field (it is the same entry); the
+        // caller remembers it, so that reads return it as written.
+        key.fill(0, offset, b + width);
+        return true;
       }
     }
   }
 
   /**
    * The stored fields of a match, decoded from its match key (the layout in the file comment): what
-   * `parse` returned for it, except for a full RANGE, which the key holds as an omitted field
-   * (`keyHoldsFields` says when that happened).
+   * `parse` returned for it, given the full RANGE fields that `parseKey` found (the key holds them as
+   * omitted fields).
    */
-  fieldsOf(matchKey: string): (FieldValue | undefined)[] {
+  fieldsOf(matchKey: string, fullRanges?: readonly number[]): (FieldValue | undefined)[] {
     const key = Buffer.from(matchKey, 'latin1');
     const slots = this.slots;
     const fields = new Array<FieldValue | undefined>(slots.length);
@@ -258,16 +272,11 @@ export class MatchLayout {
       else if (kind === 'ternary') fields[i] = { kind, value: a, mask: b };
       else if (kind === 'range') fields[i] = { kind, low: a, high: b };
     }
-    return fields;
-  }
-
-  /** True when `fieldsOf(matchKey)` gives `fields` back: always, unless a full RANGE was keyed as don't care. */
-  keyHoldsFields(fields: readonly (FieldValue | undefined)[], matchKey: string): boolean {
-    const slots = this.slots;
-    for (let i = 0; i < slots.length; i++) {
-      if (fields[i]?.kind === 'range' && matchKey.charCodeAt(slots[i]!.offset) === 0) return false;
+    for (const i of fullRanges ?? []) {
+      const { width, max } = slots[i]!;
+      fields[i] = { kind: 'range', low: Buffer.alloc(width), high: Buffer.from(max) };
     }
-    return true;
+    return fields;
   }
 
   /** The canonical FieldMatch list of a stored match, in P4Info order (don't-care fields omitted). */

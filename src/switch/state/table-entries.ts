@@ -10,9 +10,9 @@ import type { ActionUse } from './action-call.js';
 import { watches, type ActionProfileStore } from './action-profiles.js';
 import { parseCounterData, type CounterCell } from './counter-cell.js';
 import { alreadyExists, invalidArgument, notFound, permissionDenied, resourceExhausted, unimplemented } from './entity-error.js';
-import type { ParsedMatch } from './match-key.js';
+import type { KeyedMatch } from './match-key.js';
 import { parseMeterConfig, refuseMeterCounterData, type MeterSettings } from './meter-config.js';
-import type { EntryAction, OneShotAction, TableEntryRecord, TableStore } from './table-store.js';
+import type { EntryAction, OneShotAction, TableStore } from './table-store.js';
 import type { TableStores } from './tables.js';
 import { keepBytes, type UpdateType } from './validation.js';
 
@@ -29,9 +29,9 @@ export function checkPriority(t: TableStore, priority: number): number {
 }
 
 /** The key of the entry a TableEntry names (match + priority), validated. */
-export function entryKeyOf(t: TableStore, te: p4r.TableEntry__Output): { key: string; parsed: ParsedMatch; priority: number } {
+export function entryKeyOf(t: TableStore, te: p4r.TableEntry__Output): { key: string; parsed: KeyedMatch; priority: number } {
   const priority = checkPriority(t, te.priority);
-  const parsed = t.layout.parse(te.match);
+  const parsed = t.layout.parseKey(te.match);
   return { key: t.entryKey(parsed.matchKey, priority), parsed, priority };
 }
 
@@ -128,12 +128,13 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
     const meter = meterOf(te, t);
     const idleTimeoutNs = idleTimeoutOf(te, t);
     if (t.size >= t.capacity) throw resourceExhausted(`${t.label} is full: it holds ${t.capacity} entries`);
-    const record: TableEntryRecord = {
+    t.insert({
       key,
       matchKey: parsed.matchKey,
-      fields: parsed.fields,
+      fullRanges: parsed.fullRanges,
       priority,
-      action,
+      // Attached last: every check above has passed, so nothing has to be undone.
+      action: profileId ? profiles.attach(profileId, action) : action,
       controllerMetadata: te.controller_metadata,
       metadata: keepBytes(te.metadata),
       idleTimeoutNs,
@@ -141,8 +142,7 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
       meter,
       lastHit: t.hitClock ? t.hitClock() : 0,
       idleNotified: Number.NEGATIVE_INFINITY,
-    };
-    t.insert(profileId ? { ...record, action: profiles.attach(profileId, action) } : record);
+    });
     return;
   }
 

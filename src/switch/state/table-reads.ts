@@ -84,7 +84,7 @@ function readTable(t: TableStore, te: p4r.TableEntry__Output, opts: ReadOptions)
   }
   const filter = filterOf(te);
   if (te.match.length) {
-    const { matchKey } = t.layout.parse(te.match);
+    const { matchKey } = t.layout.parseKey(te.match);
     if (te.priority || !t.info.needsPriority) {
       const r = t.get(t.entryKey(matchKey, checkPriority(t, te.priority)));
       return r && (!filter || filter(r)) ? [{ table_entry: entryProto(t, r, opts) }] : [];

@@ -12,7 +12,7 @@ import type { P4Schema } from '../../p4info/schema.js';
 import { ActionValidator, programDefaultAction, type ActionCall } from './action-call.js';
 import { monotonicClock, type Clock } from './clock.js';
 import type { CounterCell } from './counter-cell.js';
-import { MatchLayout, type FieldValue } from './match-key.js';
+import { MatchLayout, type FieldValue, type KeyedMatch } from './match-key.js';
 import type { MeterSettings } from './meter-config.js';
 import { SharedActions } from './shared-actions.js';
 import { Store, type UndoLog } from './undo-log.js';
@@ -57,6 +57,11 @@ export interface TableEntryRecord {
   idleNotified: number;
 }
 
+/** What `TableStore.insert` takes: the record without the fields, which the store decodes from the match key when asked. */
+export interface NewTableEntry extends Omit<TableEntryRecord, 'fields'> {
+  readonly fullRanges: KeyedMatch['fullRanges'];
+}
+
 /** What a MODIFY may change in an entry; the match, priority, counter and hit times stay. */
 export type EntryChanges = Partial<Pick<TableEntryRecord, 'action' | 'controllerMetadata' | 'metadata' | 'idleTimeoutNs' | 'meter'>>;
 
@@ -82,7 +87,7 @@ export class TableStore extends Store {
   readonly directMeterType: MeterType | undefined;
   /** For messages: "table ingress.l2 (id …)". */
   readonly label: string;
-  private readonly byKey = new Map<string, TableEntryRecord>();
+  private readonly byKey = new Map<string, KeyedEntryRecord>();
   private readonly sharedActions = new SharedActions();
   private defaultRecord: DefaultEntryRecord;
 
@@ -160,23 +165,13 @@ export class TableStore extends Store {
     return this.defaultRecord;
   }
 
-  /**
-   * What to store for a record: the match only as its key (KeyedEntryRecord), whatever the caller
-   * built (also a spread copy of a stored record, which loses the getters), unless the key cannot
-   * give the fields back (a full RANGE, keyed as don't care).
-   */
-  private stored(record: TableEntryRecord): TableEntryRecord {
-    if (record instanceof KeyedEntryRecord || !this.layout.keyHoldsFields(record.fields, record.matchKey)) return record;
-    return new KeyedEntryRecord(this.layout, record);
-  }
-
   /** The entry action for a direct action call: shared with the entries that run an equal one (shared-actions.ts). */
   sharedAction(checked: ActionCall): EntryAction {
     return this.sharedActions.actionOf(checked);
   }
 
-  insert(given: TableEntryRecord): void {
-    const record = this.stored(given);
+  insert(entry: NewTableEntry): void {
+    const record = new KeyedEntryRecord(this.layout, entry);
     this.byKey.set(record.key, record);
     this.touch();
     if (this.undo.active) {
@@ -191,7 +186,7 @@ export class TableStore extends Store {
   change(key: string, changes: EntryChanges): void {
     const old = this.byKey.get(key);
     if (!old) throw new Error(`TableStore.change: no entry with that key in ${this.label}`);
-    const record = this.stored(old instanceof KeyedEntryRecord ? old.with(changes) : { ...old, ...changes });
+    const record = old.with(changes);
     this.byKey.set(key, record);
     this.touch();
     if (this.undo.active) this.undo.record(() => this.putBack(old));
@@ -232,7 +227,7 @@ export class TableStore extends Store {
     }
   }
 
-  private putBack(record: TableEntryRecord): void {
+  private putBack(record: KeyedEntryRecord): void {
     this.byKey.set(record.key, record);
     this.touch();
   }
@@ -250,6 +245,8 @@ export class TableStore extends Store {
 export class KeyedEntryRecord implements TableEntryRecord {
   readonly key: string;
   readonly matchKey: string;
+  /** The fields written as a full RANGE, which the key holds as don't care (match-key.ts). */
+  readonly fullRanges: KeyedMatch['fullRanges'];
   readonly priority: number;
   readonly action: EntryAction;
   readonly controllerMetadata: string;
@@ -262,10 +259,11 @@ export class KeyedEntryRecord implements TableEntryRecord {
 
   constructor(
     private readonly layout: MatchLayout,
-    from: Omit<TableEntryRecord, 'fields'>,
+    from: NewTableEntry,
   ) {
     this.key = from.key;
     this.matchKey = from.matchKey;
+    this.fullRanges = from.fullRanges;
     this.priority = from.priority;
     this.action = from.action;
     this.controllerMetadata = from.controllerMetadata;
@@ -284,6 +282,6 @@ export class KeyedEntryRecord implements TableEntryRecord {
 
   /** A new array each time: read it once per use. */
   get fields(): readonly (FieldValue | undefined)[] {
-    return this.layout.fieldsOf(this.matchKey);
+    return this.layout.fieldsOf(this.matchKey, this.fullRanges);
   }
 }

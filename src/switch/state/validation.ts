@@ -69,12 +69,6 @@ export function keepBytes(bytes: Buffer): Buffer {
   return bytes.length === 0 ? EMPTY : Buffer.from(bytes);
 }
 
-/** True when every byte is zero. */
-export function isZero(value: Uint8Array): boolean {
-  for (let i = 0; i < value.length; i++) if (value[i] !== 0) return false;
-  return true;
-}
-
 /**
  * A non-negative int64 field (decoded as a decimal string) as a JS number.
  * Counts and rates past 2^53 - 1 cannot be kept exactly in the emulator's
