@@ -53,6 +53,47 @@ function mixedSetup(): { device: DeviceState; tableId: number; actionId: number 
 }
 
 describe('lean exact entries and shared actions', () => {
+  it('a VRF + route table (EXACT and LPM): duplicates refused (zero padding too), prefixes distinct, MODIFY and DELETE by match, reads canonical', () => {
+    const p4info = buildP4Info({
+      actions: [{ name: 'NoAction' }, { name: 'ingress.mark', params: [['tag', 7]] }],
+      tables: [{ name: 'ingress.routes', keys: [['meta.vrf', 'EXACT', 12], ['hdr.ipv4.dst', 'LPM', 32]], actions: ['ingress.mark', 'NoAction'], size: 64 }],
+    });
+    const device = new DeviceState({ logger: quietLogger() });
+    expect(device.setPipeline('VERIFY_AND_COMMIT', pipelineConfig(p4info)).code).toBe(Code.OK);
+    const tableId = p4info.tables[0]!.preamble!.id;
+    const actionId = p4info.actions[1]!.preamble!.id;
+    const match = (vrf: number[], dst: number[], prefixLen: number): Field[] => [
+      { field_id: 1, exact: { value: Buffer.from(vrf) } },
+      { field_id: 2, lpm: { value: Buffer.from(dst), prefix_len: prefixLen } },
+    ];
+    const update = (type: 'INSERT' | 'MODIFY' | 'DELETE', m: Field[], tag: number): p4r.Update__Output =>
+      decoded<p4r.Update__Output>('p4.v1.Update', {
+        type,
+        entity: { table_entry: { table_id: tableId, match: m, action: type === 'DELETE' ? undefined : { action: { action_id: actionId, params: [{ param_id: 1, value: canonical(tag) }] } } } },
+      });
+    const codes = (updates: p4r.Update__Output[]): number[] => (device.write(updates, 'CONTINUE_ON_ERROR') as { code: number }[]).map((s) => s.code);
+    const a = match([1], [10, 0, 0, 0], 8);
+    const b = match([1], [10, 0, 0, 0], 16); // same value, longer prefix: another entry
+    const c = match([2], [10, 0, 0, 0], 8); // same prefix in another VRF
+    const d = match([0, 1], [0, 10, 0, 0, 0], 8); // a, zero-padded: the same entry
+    const e = match([0x0f, 0xff], [255, 255, 255, 255], 32);
+    expect(codes([update('INSERT', a, 1), update('INSERT', b, 2), update('INSERT', c, 3), update('INSERT', d, 4), update('INSERT', e, 5)])).toEqual([
+      Code.OK,
+      Code.OK,
+      Code.OK,
+      Code.ALREADY_EXISTS,
+      Code.OK,
+    ]);
+    expect(codes([update('MODIFY', d, 40), update('DELETE', c, 0), update('DELETE', c, 0)])).toEqual([Code.OK, Code.OK, Code.NOT_FOUND]);
+    const read = [...(device.read([decoded<p4r.Entity__Output>('p4.v1.Entity', { table_entry: { table_id: tableId } })]) as Iterable<p4r.Entity>)];
+    const got = read.map((x) => [x.table_entry!.match, x.table_entry!.action!.action!.params![0]!.value]);
+    expect(got.sort((x, y) => (x[1] as Buffer)[0]! - (y[1] as Buffer)[0]!)).toEqual([
+      [b, canonical(2)],
+      [e, canonical(5)],
+      [a, canonical(40)],
+    ]);
+  });
+
   it('every match kind reads back in canonical form; a full range reads back as written, a prefix as its length', () => {
     const { device, tableId, actionId } = mixedSetup();
     const b = (...bytes: number[]): Buffer => Buffer.from(bytes);
