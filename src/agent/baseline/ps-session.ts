@@ -10,7 +10,9 @@
  * Reading the workers in lock step keeps the server's memory to a few pieces
  * per worker (FrameInbox pauses a worker that runs ahead). Any failure (a
  * worker gone, a malformed or out-of-order frame, lengths that differ) ends
- * the session: every worker is told why and disconnected.
+ * the session: every worker is told why and disconnected. Except that a
+ * worker leaving while the round's last result is being sent has all it
+ * needs (it leaves when its last call is done): the others get theirs first.
  */
 import { moduleLogger } from '../../log/logger.js';
 import { BASELINE_ERROR_CODES, BaselineError, asBaselineError } from './baseline-error.js';
@@ -31,6 +33,10 @@ export class ParameterServerSession {
   private readonly inboxes: FrameInbox[] = [];
   private failure: BaselineError | undefined;
   private roundActive = false;
+  /** True while the last result of a round is being sent. */
+  private finishing = false;
+  /** Why the first worker that left while `finishing` left: the session ends with it once the round is done. */
+  private leftWhileFinishing: BaselineError | undefined;
   private op = 0;
 
   constructor(
@@ -57,10 +63,10 @@ export class ParameterServerSession {
     this.workers[rank] = connection;
     // Until everyone is here nobody reads: early frames wait in the connection, which pauses its socket.
     // A worker that leaves, now or later, ends the session.
-    connection.onFail((error) => this.end(error));
+    connection.onFail((error) => this.left(error));
     if (this.workers.every((worker) => worker !== undefined)) {
       const all = this.workers as FramedConnection[];
-      for (const worker of all) this.inboxes.push(new FrameInbox(worker, INBOX_LIMIT, (error) => this.end(error)));
+      for (const worker of all) this.inboxes.push(new FrameInbox(worker, INBOX_LIMIT, (error) => this.left(error)));
       void this.serve(all);
     }
   }
@@ -71,6 +77,12 @@ export class ParameterServerSession {
     this.failure = error;
     for (const worker of this.workers) worker?.fail(error, true);
     this.onEnd(this, error, this.roundActive);
+  }
+
+  /** A worker's connection failed (or it left): the session ends, after the round's last result has gone to everyone still there. */
+  private left(error: BaselineError): void {
+    if (this.finishing) this.leftWhileFinishing ??= error;
+    else this.end(error);
   }
 
   /** Closes every worker connection and waits until they are closed. */
@@ -116,13 +128,22 @@ export class ParameterServerSession {
       }
       // One frame for everyone: encodeData rounds each float64 sum to float32 once.
       const result = encodeData({ op: this.op, step: PS_STEP.result, chunk: 0, offset }, Float32Array.from(piece));
-      await Promise.all(workers.map((worker) => worker.send(result)));
+      if (offset + count < length) {
+        await Promise.all(workers.map((worker) => worker.send(result)));
+        continue;
+      }
+      // The last result: a worker may leave as soon as it has it, so a failed send here means only
+      // that its worker left (and so ends the session, below); the others' sends still complete.
+      this.finishing = true;
+      await Promise.allSettled(workers.map((worker) => worker.send(result)));
+      this.finishing = false;
     }
     this.op = (this.op + 1) >>> 0;
     this.rounds++;
     this.roundActive = false;
     this.onRound();
     log.debug({ round: this.rounds, length }, 'parameter server round done');
+    if (this.leftWhileFinishing) this.end(this.leftWhileFinishing);
   }
 }
 
