@@ -57,8 +57,31 @@ interface ResolvedAction {
   readonly runner: Exec | undefined;
 }
 
+/** The value of a stored field's padded bytes, for a field of at most 32 bits (they fit: the store checked them). */
+function smallValue(bytes: Uint8Array): number {
+  let v = 0;
+  for (let i = 0; i < bytes.length; i++) v = v * 256 + bytes[i]!;
+  return v;
+}
+
+/** A stored field's test in the key's representation of `width` (number ≤ 32 bits, else bigint). */
 function testOf(f: FieldValue | undefined, width: number): FieldTest {
   if (!f) return { kind: 'any' };
+  if (width <= 32) {
+    // Numbers all the way: a rebuild after every write of a large table must not go through bigint.
+    switch (f.kind) {
+      case 'exact':
+      case 'optional':
+        return { kind: 'eq', value: smallValue(f.value) };
+      case 'lpm':
+      case 'ternary': {
+        const mask = smallValue(f.mask);
+        return { kind: 'mask', value: (smallValue(f.value) & mask) >>> 0, mask };
+      }
+      case 'range':
+        return { kind: 'range', low: smallValue(f.low), high: smallValue(f.high) };
+    }
+  }
   const big = (b: Buffer): bigint => toBigInt(bytesToBits(b, width));
   switch (f.kind) {
     case 'exact':
@@ -205,11 +228,13 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
       // `fields` may be sparse (don't-care fields left out): index it rather than map it. A stored
       // record decodes it from its key on every read (table-store.ts): read it once.
       const fields = record.fields;
-      const tests = widths.map((w, i) => narrow(testOf(fields[i], w), w));
-      const rank = lpmIndex >= 0 && !s.info.needsPriority ? prefixLength(tests, lpmIndex) : record.priority;
+      const tests = widths.map((w, i) => testOf(fields[i], w));
+      const lpmField = lpmIndex >= 0 ? fields[lpmIndex] : undefined;
+      const rank = lpmIndex >= 0 && !s.info.needsPriority ? (lpmField?.kind === 'lpm' ? lpmField.prefixLen : 0) : record.priority;
       list.push({ tests, rank, order: order++, action: undefined, record });
     }
-    list.sort((a, b) => b.rank - a.rank || a.order - b.order);
+    // The LPM index needs no order: the store holds one entry per value and prefix length.
+    if (!lpmOnly) list.sort((a, b) => b.rank - a.rank || a.order - b.order);
     candidates = list;
     candidatesVersion = s.version;
     if (lpmOnly) {

@@ -15,10 +15,15 @@ export class LpmIndex<T> {
 
   constructor(private readonly width: number) {}
 
+  /** The mask of each prefix length, made once. */
+  private readonly masksByLength: Bits[] = [];
+
   private maskOf(prefixLength: number): Bits {
+    const known = this.masksByLength[prefixLength];
+    if (known !== undefined) return known;
     const w = this.width;
     const big = ((1n << BigInt(prefixLength)) - 1n) << BigInt(w - prefixLength);
-    return w > 32 ? big : Number(big);
+    return (this.masksByLength[prefixLength] = w > 32 ? big : Number(big));
   }
 
   /** Adds an entry for value/prefixLength (the first one added for a prefix wins). */

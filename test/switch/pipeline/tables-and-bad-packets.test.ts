@@ -115,6 +115,31 @@ describe('match kinds', () => {
     }
     expect(resultOf(r)).toEqual(expected);
   });
+
+  it('ternary agrees with a brute-force highest-priority reference over random 32-bit values and masks (top bit too)', () => {
+    r = rig('matches', [0, 1], { text: MATCHES });
+    const p = r.program;
+    const rng = new SeededRandom(5);
+    const u32 = (): number => Math.floor(rng.nextFloat() * 2 ** 32);
+    const entries = Array.from({ length: 200 }, (_, i) => {
+      // Masks of 1 to 6 random bits: entries overlap often, so priorities decide.
+      let mask = 0;
+      const bits = 1 + Math.floor(rng.nextFloat() * 6);
+      for (let b = 0; b < bits; b++) mask = (mask | (1 << Math.floor(rng.nextFloat() * 32))) >>> 0;
+      return { value: (u32() & mask) >>> 0, mask, priority: 1 + i, tag: 1 + (i % 250) };
+    });
+    const addr = (v: number): Buffer => Buffer.from([v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff]);
+    r.write(entries.map((x) => tableEntry(p, 'I.tern', { 'h.k.addr': { ternary: [addr(x.value), addr(x.mask)] } }, 'I.tag', { v: Buffer.from([x.tag]) }, x.priority)));
+    const expected: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const probeAddr = u32();
+      let best: { priority: number; tag: number } | undefined;
+      for (const x of entries) if (((probeAddr & x.mask) >>> 0) === x.value && (!best || x.priority > best.priority)) best = x;
+      expected.push(best?.tag ?? 0xff);
+      r.send(0, probe(1, addr(probeAddr).join('.'), 9999, 17));
+    }
+    expect(resultOf(r)).toEqual(expected);
+  });
 });
 
 describe('bad packets', () => {
