@@ -67,33 +67,21 @@ function smallValue(bytes: Uint8Array): number {
 /** A stored field's test in the key's representation of `width` (number ≤ 32 bits, else bigint). */
 function testOf(f: FieldValue | undefined, width: number): FieldTest {
   if (!f) return { kind: 'any' };
-  if (width <= 32) {
-    // Numbers all the way: a rebuild after every write of a large table must not go through bigint.
-    switch (f.kind) {
-      case 'exact':
-      case 'optional':
-        return { kind: 'eq', value: smallValue(f.value) };
-      case 'lpm':
-      case 'ternary': {
-        const mask = smallValue(f.mask);
-        return { kind: 'mask', value: (smallValue(f.value) & mask) >>> 0, mask };
-      }
-      case 'range':
-        return { kind: 'range', low: smallValue(f.low), high: smallValue(f.high) };
-    }
-  }
-  const big = (b: Buffer): bigint => toBigInt(bytesToBits(b, width));
+  // Numbers for keys of up to 32 bits: a rebuild after every write of a large table must not go through bigint.
+  const small = width <= 32;
+  const of = (b: Uint8Array): Bits => (small ? smallValue(b) : toBigInt(bytesToBits(b, width)));
   switch (f.kind) {
     case 'exact':
     case 'optional':
-      return { kind: 'eq', value: big(f.value) };
+      return { kind: 'eq', value: of(f.value) };
     case 'lpm':
     case 'ternary': {
-      const mask = big(f.mask);
-      return { kind: 'mask', value: big(f.value) & mask, mask };
+      const mask = of(f.mask);
+      const value = of(f.value);
+      return { kind: 'mask', value: typeof value === 'number' ? (value & (mask as number)) >>> 0 : value & (mask as bigint), mask };
     }
     case 'range':
-      return { kind: 'range', low: big(f.low), high: big(f.high) };
+      return { kind: 'range', low: of(f.low), high: of(f.high) };
   }
 }
 
