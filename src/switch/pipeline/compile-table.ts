@@ -208,31 +208,56 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
   // A table whose only key is LPM gets a per-prefix-length index instead of a scan.
   const lpmOnly = keys.length === 1 && lpmIndex === 0;
   let lpm: LpmIndex<Candidate> | undefined;
+  const candidateOf = (s: TableStore, record: TableEntryRecord, order: number): Candidate => {
+    // `fields` may be sparse (don't-care fields left out): index it rather than map it. A stored
+    // record decodes it from its key on every read (table-store.ts): read it once.
+    const fields = record.fields;
+    const tests = widths.map((w, i) => testOf(fields[i], w));
+    const lpmField = lpmIndex >= 0 ? fields[lpmIndex] : undefined;
+    const rank = lpmIndex >= 0 && !s.info.needsPriority ? (lpmField?.kind === 'lpm' ? lpmField.prefixLen : 0) : record.priority;
+    return { tests, rank, order, action: undefined, record };
+  };
+  const lpmValue = (c: Candidate): Bits | undefined => {
+    const t = c.tests[0]!;
+    return t.kind === 'mask' ? t.value : t.kind === 'any' ? (widths[0]! > 32 ? 0n : 0) : undefined;
+  };
+  const addToLpm = (index: LpmIndex<Candidate>, c: Candidate): void => {
+    const value = lpmValue(c);
+    if (value !== undefined) index.add(value, c.rank, c);
+  };
+  /** Brings the LPM index up to the store's version from the store's journal; false when it must be rebuilt. */
+  const catchUpLpm = (s: TableStore, index: LpmIndex<Candidate>): boolean => {
+    const changes = s.changesSince(candidatesVersion);
+    if (!changes) return false;
+    for (const change of changes) {
+      const removed = change.removed;
+      if (removed) {
+        const c = candidateOf(s, removed, 0);
+        const value = lpmValue(c);
+        if (value !== undefined) index.remove(value, c.rank, (item) => item.record === removed);
+      }
+      if (change.added) addToLpm(index, candidateOf(s, change.added, 0));
+    }
+    return true;
+  };
   const refreshCandidates = (s: TableStore): void => {
     if (candidatesVersion === s.version) return;
+    if (lpm && catchUpLpm(s, lpm)) {
+      candidatesVersion = s.version;
+      return;
+    }
     const list: Candidate[] = [];
     let order = 0;
-    for (const record of s.entries()) {
-      // `fields` may be sparse (don't-care fields left out): index it rather than map it. A stored
-      // record decodes it from its key on every read (table-store.ts): read it once.
-      const fields = record.fields;
-      const tests = widths.map((w, i) => testOf(fields[i], w));
-      const lpmField = lpmIndex >= 0 ? fields[lpmIndex] : undefined;
-      const rank = lpmIndex >= 0 && !s.info.needsPriority ? (lpmField?.kind === 'lpm' ? lpmField.prefixLen : 0) : record.priority;
-      list.push({ tests, rank, order: order++, action: undefined, record });
-    }
-    // The LPM index needs no order: the store holds one entry per value and prefix length.
-    if (!lpmOnly) list.sort((a, b) => b.rank - a.rank || a.order - b.order);
-    candidates = list;
+    for (const record of s.entries()) list.push(candidateOf(s, record, order++));
     candidatesVersion = s.version;
     if (lpmOnly) {
+      // The LPM index needs no order: the store holds one entry per value and prefix length.
       lpm = new LpmIndex<Candidate>(widths[0]!);
-      for (const c of list) {
-        const t = c.tests[0]!;
-        if (t.kind === 'mask') lpm.add(t.value, c.rank, c);
-        else if (t.kind === 'any') lpm.add(widths[0]! > 32 ? 0n : 0, 0, c);
-      }
+      for (const c of list) addToLpm(lpm, c);
+      return;
     }
+    list.sort((a, b) => b.rank - a.rank || a.order - b.order);
+    candidates = list;
   };
 
   const raw: Bits[] = new Array<Bits>(keys.length).fill(0);

@@ -40,6 +40,21 @@ export class LpmIndex<T> {
     if (!map.has(key)) map.set(key, item);
   }
 
+  /** Removes the entry for value/prefixLength if `isIt` says it is the one meant (a later add of the same prefix may have lost to another). */
+  remove(value: Bits, prefixLength: number, isIt: (item: T) => boolean): void {
+    const map = this.byLength.get(prefixLength);
+    if (!map) return;
+    const key = this.mask(value, this.maskOf(prefixLength));
+    const item = map.get(key);
+    if (item === undefined || !isIt(item)) return;
+    map.delete(key);
+    if (map.size > 0) return;
+    this.byLength.delete(prefixLength);
+    this.lengths = this.lengths.filter((l) => l !== prefixLength);
+    this.masks = this.lengths.map((l) => this.maskOf(l));
+    this.maps = this.lengths.map((l) => this.byLength.get(l)!);
+  }
+
   lookup(value: Bits): T | undefined {
     const maps = this.maps;
     const masks = this.masks;

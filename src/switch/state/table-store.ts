@@ -14,6 +14,7 @@ import { monotonicClock, type Clock } from './clock.js';
 import type { CounterCell } from './counter-cell.js';
 import { MatchLayout, type FieldValue, type KeyedMatch } from './match-key.js';
 import type { MeterSettings } from './meter-config.js';
+import { EntryJournal, type EntryChange } from './entry-journal.js';
 import { SharedActions } from './shared-actions.js';
 import { Store, type UndoLog } from './undo-log.js';
 import { describe } from './validation.js';
@@ -88,6 +89,8 @@ export class TableStore extends Store {
   /** For messages: "table ingress.l2 (id …)". */
   readonly label: string;
   private readonly byKey = new Map<string, KeyedEntryRecord>();
+  /** Entry changes for the pipeline's index: a few thousand, so that a reader behind by one bulk write still catches up. */
+  private readonly journal = new EntryJournal<TableEntryRecord>(8192);
   private readonly sharedActions = new SharedActions();
   private defaultRecord: DefaultEntryRecord;
 
@@ -173,13 +176,18 @@ export class TableStore extends Store {
   insert(entry: NewTableEntry): void {
     const record = new KeyedEntryRecord(this.layout, entry);
     this.byKey.set(record.key, record);
-    this.touch();
+    this.changed(undefined, record);
     if (this.undo.active) {
       this.undo.record(() => {
         this.byKey.delete(record.key);
-        this.touch();
+        this.changed(record, undefined);
       });
     }
+  }
+
+  /** The entry changes since `version` (see entry-journal.ts); undefined when a reader that far behind must rebuild. */
+  changesSince(version: number): readonly EntryChange<TableEntryRecord>[] | undefined {
+    return this.journal.since(version, this.version);
   }
 
   /** Swaps the record with `key` for a copy with `changes` (MODIFY, direct meter writes). */
@@ -188,7 +196,7 @@ export class TableStore extends Store {
     if (!old) throw new Error(`TableStore.change: no entry with that key in ${this.label}`);
     const record = old.with(changes);
     this.byKey.set(key, record);
-    this.touch();
+    this.changed(old, record);
     if (this.undo.active) this.undo.record(() => this.putBack(old));
   }
 
@@ -196,7 +204,7 @@ export class TableStore extends Store {
     const old = this.byKey.get(key);
     if (!old) throw new Error(`TableStore.remove: no entry with that key in ${this.label}`);
     this.byKey.delete(key);
-    this.touch();
+    this.changed(old, undefined);
     if (this.undo.active) this.undo.record(() => this.putBack(old));
   }
 
@@ -228,8 +236,14 @@ export class TableStore extends Store {
   }
 
   private putBack(record: KeyedEntryRecord): void {
+    const current = this.byKey.get(record.key);
     this.byKey.set(record.key, record);
+    this.changed(current, record);
+  }
+
+  private changed(removed: TableEntryRecord | undefined, added: TableEntryRecord | undefined): void {
     this.touch();
+    this.journal.record(this.version, removed, added);
   }
 }
 

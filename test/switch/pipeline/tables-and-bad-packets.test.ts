@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeMessage, encodeMessage } from '../../../src/proto/codec.js';
+import type * as p4r from '../../../src/proto/p4r.js';
+import { Code } from '../../../src/switch/state/status.js';
 import { SeededRandom } from '../../../src/util/seeded-random.js';
 import { ip, ipv4Frame } from './frames.js';
 import { hex, rig, tableEntry, type Rig } from './harness.js';
@@ -31,6 +34,7 @@ control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {
     key = { h.k.addr: lpm; }
     actions = { tag; NoAction; }
     default_action = NoAction();
+    size = 16384;
   }
   apply {
     sm.egress_spec = 1;
@@ -114,6 +118,82 @@ describe('match kinds', () => {
       r.send(0, probe(2, addr(probeAddr).join('.'), 0, 0));
     }
     expect(resultOf(r)).toEqual(expected);
+  });
+
+  it('LPM follows inserts, deletes, MODIFYs and rolled-back batches between packets, and more changes than its journal keeps', () => {
+    r = rig('matches', [0, 1], { text: MATCHES });
+    const rig0 = r;
+    const p = r.program;
+    const rng = new SeededRandom(11);
+    const u32 = (): number => Math.floor(rng.nextFloat() * 2 ** 32);
+    const addr = (v: number): Buffer => Buffer.from([v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff]);
+    const maskOf = (length: number): number => (length === 0 ? 0 : length === 32 ? 0xffffffff : (~(0xffffffff >>> length)) >>> 0);
+    /** The routes the switch should hold: "value/length" → tag. */
+    const routes = new Map<string, number>();
+    const route = (value: number, length: number, tag: number, type: 'INSERT' | 'MODIFY' | 'DELETE'): p4r.Update => {
+      const u = tableEntry(p, 'I.lpm', length ? { 'h.k.addr': { lpm: [addr(value), length] } } : {}, 'I.tag', { v: Buffer.from([tag]) });
+      return { ...u, type, entity: type === 'DELETE' ? { table_entry: { ...u.entity!.table_entry!, action: undefined } } : u.entity };
+    };
+    const newRoute = (): [number, number] => {
+      for (;;) {
+        const length = Math.floor(rng.nextFloat() * 33);
+        const value = (u32() & maskOf(length)) >>> 0;
+        if (!routes.has(`${value}/${length}`)) return [value, length];
+      }
+    };
+    const write = (updates: p4r.Update[], atomicity: 'CONTINUE_ON_ERROR' | 'ROLLBACK_ON_ERROR'): number[] => {
+      const decoded = updates.map((u) => decodeMessage<p4r.Update__Output>('p4.v1.Update', encodeMessage('p4.v1.Update', u)));
+      return (rig0.device.state.write(decoded, atomicity) as { code: number }[]).map((x) => x.code);
+    };
+    const insertSome = (n: number): void => {
+      const batch: [number, number][] = [];
+      const tags: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const [v, l] = newRoute();
+        batch.push([v, l]);
+        tags.push(1 + Math.floor(rng.nextFloat() * 250));
+        routes.set(`${v}/${l}`, tags[i]!);
+      }
+      expect(write(batch.map(([v, l], i) => route(v, l, tags[i]!, 'INSERT')), 'CONTINUE_ON_ERROR').every((c) => c === Code.OK)).toBe(true);
+    };
+    const someRoutes = (n: number): [number, number][] => [...routes.keys()].filter(() => rng.nextFloat() < n / routes.size).map((k) => k.split('/').map(Number) as [number, number]);
+    const check = (probes: number): void => {
+      const list = [...routes].map(([k, tag]) => ({ value: Number(k.split('/')[0]), length: Number(k.split('/')[1]), tag }));
+      const expected: number[] = [];
+      for (let i = 0; i < probes; i++) {
+        const near = list[Math.floor(rng.nextFloat() * list.length)];
+        const probeAddr = near && i % 2 === 0 ? (near.value | (u32() & ~maskOf(near.length))) >>> 0 : u32();
+        let best: { length: number; tag: number } | undefined;
+        for (const x of list) if (((probeAddr & maskOf(x.length)) >>> 0) === x.value && (!best || x.length > best.length)) best = x;
+        expected.push(best?.tag ?? 0);
+        rig0.send(0, probe(2, addr(probeAddr).join('.'), 0, 0));
+      }
+      expect(resultOf(rig0)).toEqual(expected);
+    };
+
+    insertSome(200);
+    check(40);
+    for (let step = 0; step < 15; step++) {
+      const gone = someRoutes(10);
+      expect(write(gone.map(([v, l]) => route(v, l, 0, 'DELETE')), 'CONTINUE_ON_ERROR').every((c) => c === Code.OK)).toBe(true);
+      for (const [v, l] of gone) routes.delete(`${v}/${l}`);
+      const changed = someRoutes(10);
+      const tags = changed.map(() => 1 + Math.floor(rng.nextFloat() * 250));
+      expect(write(changed.map(([v, l], i) => route(v, l, tags[i]!, 'MODIFY')), 'CONTINUE_ON_ERROR').every((c) => c === Code.OK)).toBe(true);
+      changed.forEach(([v, l], i) => routes.set(`${v}/${l}`, tags[i]!));
+      insertSome(10);
+      // A batch that inserts, modifies and deletes, then fails on a duplicate: all of it is undone.
+      const [nv, nl] = newRoute();
+      const [[mv, ml]] = someRoutes(5).length ? someRoutes(5) : [[0, 0]];
+      const [[dv, dl]] = someRoutes(5).length ? someRoutes(5) : [[0, 0]];
+      const [ev, el] = [...routes.keys()][0]!.split('/').map(Number) as [number, number];
+      const codes = write([route(nv, nl, 7, 'INSERT'), route(mv!, ml!, 9, 'MODIFY'), route(dv!, dl!, 0, 'DELETE'), route(ev, el, 1, 'INSERT')], 'ROLLBACK_ON_ERROR');
+      expect(codes).toContain(Code.ALREADY_EXISTS);
+      check(20);
+    }
+    // More changes than the table's journal keeps between two packets: the index is rebuilt.
+    insertSome(9000);
+    check(60);
   });
 
   it('ternary agrees with a brute-force highest-priority reference over random 32-bit values and masks (top bit too)', () => {
