@@ -119,7 +119,7 @@ export function failedRun(algorithm: ResultAlgorithm, workers: number, tensorByt
 
 /** A row is good when it ran, every worker got the same bits and no element broke the bound. */
 export function rowIsExact(row: DemoRow): boolean {
-  return row.failure === undefined && row.identical === true && row.boundViolations === 0;
+  return rowProblem(row) === undefined;
 }
 
 /** Why a row is not exact, in words (undefined when it is): for stderr when the table itself went out as JSON. */

@@ -9,7 +9,7 @@
  * the switches' and the workers' CPU: cpu-report.ts).
  */
 import type { DemoRow, ResultAlgorithm } from '../report/demo-results.js';
-import { failedRun, parseWorkerReport, rowIsExact, rowProblem, summariseRun } from '../report/demo-results.js';
+import { failedRun, parseWorkerReport, rowProblem, summariseRun } from '../report/demo-results.js';
 import { formatResultsJson } from '../report/results-table.js';
 import { describeRunCpu, parseSwitchCpu, workersCpuMs, type RunCpu, type SwitchCpuUse } from './cpu-report.js';
 import { atpRunDetails, parseAtpRunInfo, type AtpRunDetails, type AtpRunInfo } from './atp-run-report.js';
@@ -145,16 +145,12 @@ export function testbedAtpDetails(doc: TestbedDocument): (AtpRunDetails | undefi
   return doc.runs.map((run) => (run.atp ? atpRunDetails(run.atp, run.reports) : undefined));
 }
 
-export function trafficOk(traffic: TrafficResult | null): boolean {
-  return traffic === null || (traffic.ping.received === traffic.ping.sent && traffic.tcp.every((t) => t.ok));
-}
-
 /** True when every run is exact and identical on all workers and any traffic check passed. */
 export function testbedOk(doc: TestbedDocument, rows: readonly DemoRow[]): boolean {
-  return rows.every(rowIsExact) && trafficOk(doc.traffic);
+  return testbedProblems(doc, rows).length === 0;
 }
 
-/** What made testbedOk false, one line each. */
+/** What made testbedOk false, one line each (none when it is true). */
 export function testbedProblems(doc: TestbedDocument, rows: readonly DemoRow[]): string[] {
   const problems = rows.map(rowProblem).filter((p): p is string => p !== undefined);
   const traffic = doc.traffic;

@@ -21,7 +21,7 @@
 import type { MatchFieldInfo } from '../../p4info/entities.js';
 import type * as p4r from '../../proto/p4r.js';
 import { invalidArgument, unimplemented } from './entity-error.js';
-import { byteWidth, canonicalOf, checkBytes, padInto } from './validation.js';
+import { byteWidth, canonicalOf, checkBytes, isZero, padInto } from './validation.js';
 
 export type MatchKind = 'exact' | 'lpm' | 'ternary' | 'range' | 'optional';
 
@@ -111,8 +111,6 @@ export class MatchLayout {
   /** True when every field is EXACT: the key is the concatenation of the padded values. */
   readonly exactOnly: boolean;
   private readonly scratch: Buffer;
-  /** As wide as the widest field: what a zero mask or bound is compared with. */
-  private readonly zeros: Uint8Array;
   private readonly indexById = new Map<number, number>();
 
   constructor(
@@ -142,7 +140,6 @@ export class MatchLayout {
     }
     this.slots = slots;
     this.scratch = Buffer.alloc(offset);
-    this.zeros = new Uint8Array(slots.reduce((w, s) => Math.max(w, s.width), 0));
     this.exactOnly = slots.every((s) => s.kind === 'exact');
   }
 
@@ -229,7 +226,7 @@ export class MatchLayout {
         key[offset] = 1;
         padInto(key, a, width, checkBytes(t.value, bitwidth, what, 'value'));
         padInto(key, b, width, checkBytes(t.mask, bitwidth, what, 'mask'));
-        if (compareAt(key, b, this.zeros, 0, width) === 0) throw invalidArgument(`${what}: a zero mask is a don't-care match; omit the field instead`);
+        if (isZero(key, b, b + width)) throw invalidArgument(`${what}: a zero mask is a don't-care match; omit the field instead`);
         if (outsideMask(key, a, b, width)) throw invalidArgument(`${what}: value 0x${hex(a)} has bits outside mask 0x${hex(b)} (value & mask must equal value)`);
         return false;
       }
@@ -239,7 +236,7 @@ export class MatchLayout {
         padInto(key, a, width, checkBytes(r.low, bitwidth, what, 'low bound'));
         padInto(key, b, width, checkBytes(r.high, bitwidth, what, 'high bound'));
         if (compareAt(key, a, key, b, width) > 0) throw invalidArgument(`${what}: low bound 0x${hex(a)} is above high bound 0x${hex(b)}`);
-        if (compareAt(key, a, this.zeros, 0, width) !== 0 || compareAt(key, b, slot.max, 0, width) !== 0) return false;
+        if (!isZero(key, a, a + width) || compareAt(key, b, slot.max, 0, width) !== 0) return false;
         // The full range is "don't care". The spec wants the field omitted instead, but BMv2 accepts it
         // (docs/p4runtime.md), so we do too: keyed as the omitted field (it is the same entry); the
         // caller remembers it, so that reads return it as written.

@@ -69,6 +69,12 @@ export function keepBytes(bytes: Buffer): Buffer {
   return bytes.length === 0 ? EMPTY : Buffer.from(bytes);
 }
 
+/** True when every byte of `value` from `start` to `end` is zero. */
+export function isZero(value: Uint8Array, start = 0, end = value.length): boolean {
+  for (let i = start; i < end; i++) if (value[i] !== 0) return false;
+  return true;
+}
+
 /**
  * A non-negative int64 field (decoded as a decimal string) as a JS number.
  * Counts and rates past 2^53 - 1 cannot be kept exactly in the emulator's
