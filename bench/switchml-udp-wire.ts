@@ -21,6 +21,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { DEFAULT_DEMO_OPTIONS } from '../src/demo/demo-options.js';
+import { runDemo } from '../src/demo/run-demo.js';
+import { rowIsExact } from '../src/report/demo-results.js';
 import type { Cell } from '../src/report/table.js';
 import type { Benchmark, BenchResult } from './benchmark.js';
 import { AGGREGATING_RELAY, BATCHED_AGGREGATING_RELAY, ClosedLoopWorkers } from './closed-loop-workers.js';
@@ -109,6 +112,18 @@ async function measure(f: Forwarder, warmup: number, seconds: number): Promise<C
   }
 }
 
+/**
+ * The demo's ring AllReduce (4 workers, TCP) on `tensorBytes` per worker, as a row of the same table: its tensor
+ * bytes reduced per second are what the INA payload column counts for the forwarders (every worker's values, once).
+ */
+async function ringRow(tensorBytes: number): Promise<Cell[]> {
+  const outcome = await runDemo({ ...DEFAULT_DEMO_OPTIONS, algorithms: ['ring'], workers: 4, tensorBytes });
+  const ring = outcome.rows.find((r) => r.algorithm === 'ring');
+  if (!ring || !rowIsExact(ring) || ring.timeMs === undefined) throw new Error(`the ring AllReduce was not exact: ${ring?.failure ?? 'no result'}`);
+  const payload = (4 * tensorBytes) / (ring.timeMs / 1000) / 1e6;
+  return [`ring AllReduce over TCP (4 × ${tensorBytes / 2 ** 20} MiB, ${ring.timeMs.toFixed(0)} ms)`, '-', 'TCP', '-', '-', payload.toFixed(1), '-', '-', '-', '-'];
+}
+
 export const switchMlUdpWire: Benchmark = {
   name: 'switchml-udp-wire',
   summary: 'SwitchML payload through p4ina switch on UDP wires (64/256 values; dgram vs batched I/O) beside a hand-written relay, closed-loop workers',
@@ -133,6 +148,9 @@ export const switchMlUdpWire: Benchmark = {
       progress(`${f.name}, ${f.elements} values, ${f.io}`);
       rows.push(await measure(f, warmup, seconds));
     }
+    const ringBytes = quick ? 2 ** 20 : 16 * 2 ** 20;
+    progress(`ring AllReduce, 4 workers × ${ringBytes / 2 ** 20} MiB`);
+    rows.push(await ringRow(ringBytes));
     return {
       title: 'SwitchML through p4ina switch on UDP wires: INA payload and frames per second (closed-loop workers)',
       columns: ['forwarder', 'values/pkt', 'UDP I/O', 'rounds/s', 'frames/s', 'INA payload MB/s', 'forwarder CPU', 'payload MB per CPU-s', 'CPU µs/frame', 'stalled slots'],
@@ -143,6 +161,7 @@ export const switchMlUdpWire: Benchmark = {
         'forwarder CPU: its user + system time over warm-up and timed part (100% = one core); the workers in this process use the other core. The relay forwards without P4 or sums: the I/O floor of each kind of socket.',
         'payload MB per CPU-s: the INA payload over the forwarder\'s CPU share, i.e. what one core of it would carry: where the closed-loop workers, not the forwarder, set the pace (forwarder CPU well below 100%), this is the figure to compare.',
         'stalled slots: slots without a result at the end (a frame lost on loopback stops a slot for good here, shrinking the window).',
+        `ring: the loopback demo's ring AllReduce (runDemo, 4 worker processes over TCP, ${ringBytes / 2 ** 20} MiB each) in the same run, exact; its INA payload column is the 4 tensors' bytes over its time, the quantity the forwarders' column counts. A forwarder whose figure is below ring's cannot finish the same SwitchML job as fast as ring, whatever the P4 pipeline costs.`,
       ],
     };
   },
