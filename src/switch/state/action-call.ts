@@ -99,9 +99,52 @@ export class ActionValidator {
 
 /** The call with its values copied out of the request, to store. */
 export function keep(call: ActionCall): ActionCall {
-  const params = new Array<Buffer>(call.params.length);
-  for (let i = 0; i < params.length; i++) params[i] = Buffer.from(call.params[i]!);
-  return { actionId: call.actionId, params };
+  return call instanceof StoredCall ? call : new StoredCall(call.actionId, callData(call));
+}
+
+/**
+ * A call as tables and action profiles keep it: the values in one latin1
+ * string (callData), where an array of Buffers would be three or more objects
+ * per entry for the collector to move and ~200 bytes of heap; `params` decodes
+ * them on each read (the data plane resolves a call once and caches it).
+ */
+export class StoredCall implements ActionCall {
+  constructor(
+    readonly actionId: number,
+    /** callData of the call: also what tells equal calls apart (shared-actions.ts). */
+    readonly data: string,
+  ) {}
+
+  get params(): readonly Buffer[] {
+    const bytes = Buffer.from(this.data, 'latin1');
+    const values: Buffer[] = [];
+    for (let at = 4; at < bytes.length; ) {
+      const length = bytes.readUInt32BE(at);
+      values.push(bytes.subarray(at + 4, at + 4 + length));
+      at += 4 + length;
+    }
+    return values;
+  }
+}
+
+let dataScratch = Buffer.alloc(256);
+
+/**
+ * A string that tells calls apart and holds their values: the action id, then each value after
+ * its length, as latin1 (written into one buffer, so that the string is flat and nothing else is made).
+ */
+export function callData(call: ActionCall): string {
+  if (call instanceof StoredCall) return call.data;
+  let size = 4;
+  for (const p of call.params) size += 4 + p.length;
+  if (size > dataScratch.length) dataScratch = Buffer.alloc(2 * size);
+  const out = dataScratch;
+  let at = out.writeUInt32BE(call.actionId, 0);
+  for (const p of call.params) {
+    at = out.writeUInt32BE(p.length, at);
+    at += p.copy(out, at);
+  }
+  return out.toString('latin1', 0, at);
 }
 
 /**

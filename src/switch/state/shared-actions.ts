@@ -7,7 +7,7 @@
  * while when it finds too little to share, since looking up and keeping calls
  * that are never shared costs a bulk insert of such entries about a tenth.
  */
-import { keep, type ActionCall } from './action-call.js';
+import { callData, StoredCall, type ActionCall } from './action-call.js';
 
 /** What an entry of a direct table runs (table-store.ts's EntryAction of kind 'action'). */
 export interface DirectAction {
@@ -31,17 +31,17 @@ export class SharedActions {
 
   /** The action for `checked`, which may hold views of the request (ActionValidator.check): it is copied only when new. */
   actionOf(checked: ActionCall): DirectAction {
+    const key = callData(checked);
     if (this.bypass > 0) {
       this.bypass--;
-      return { kind: 'action', call: keep(checked) };
+      return { kind: 'action', call: new StoredCall(checked.actionId, key) };
     }
-    const key = callKey(checked);
     const cached = this.cache.get(key);
     if (cached) {
       this.hits++;
       return cached;
     }
-    const action: DirectAction = { kind: 'action', call: keep(checked) };
+    const action: DirectAction = { kind: 'action', call: new StoredCall(checked.actionId, key) };
     if (this.cache.size >= CAPACITY) {
       if (this.hits * MIN_HIT_RATE < CAPACITY) this.bypass = BYPASS;
       this.cache.clear();
@@ -51,23 +51,4 @@ export class SharedActions {
     this.cache.set(key, action);
     return action;
   }
-}
-
-let keyScratch = Buffer.alloc(256);
-
-/**
- * A string that tells calls apart: the action id, then each value after its length, as latin1
- * (written into one buffer, so that the key is a single flat string and nothing else is made).
- */
-function callKey(call: ActionCall): string {
-  let size = 4;
-  for (const p of call.params) size += 4 + p.length;
-  if (size > keyScratch.length) keyScratch = Buffer.alloc(2 * size);
-  const out = keyScratch;
-  let at = out.writeUInt32BE(call.actionId, 0);
-  for (const p of call.params) {
-    at = out.writeUInt32BE(p.length, at);
-    at += p.copy(out, at);
-  }
-  return out.toString('latin1', 0, at);
 }
