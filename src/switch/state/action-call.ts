@@ -107,13 +107,22 @@ export function keep(call: ActionCall): ActionCall {
  * string (callData), where an array of Buffers would be three or more objects
  * per entry for the collector to move and ~200 bytes of heap; `params` decodes
  * them on each read (the data plane resolves a call once and caches it).
+ * It is also the direct action of the entries that run it (table-store.ts's
+ * EntryAction of kind 'action', whose `call` is itself): one object per route
+ * with its own data, not two.
  */
 export class StoredCall implements ActionCall {
+  readonly kind = 'action';
+
   constructor(
     readonly actionId: number,
     /** callData of the call: also what tells equal calls apart (shared-actions.ts). */
     readonly data: string,
   ) {}
+
+  get call(): StoredCall {
+    return this;
+  }
 
   get params(): readonly Buffer[] {
     const bytes = Buffer.from(this.data, 'latin1');

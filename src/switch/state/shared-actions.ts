@@ -34,14 +34,14 @@ export class SharedActions {
     const key = callData(checked);
     if (this.bypass > 0) {
       this.bypass--;
-      return { kind: 'action', call: new StoredCall(checked.actionId, key) };
+      return new StoredCall(checked.actionId, key);
     }
     const cached = this.cache.get(key);
     if (cached) {
       this.hits++;
       return cached;
     }
-    const action: DirectAction = { kind: 'action', call: new StoredCall(checked.actionId, key) };
+    const action = new StoredCall(checked.actionId, key);
     if (this.cache.size >= CAPACITY) {
       if (this.hits * MIN_HIT_RATE < CAPACITY) this.bypass = BYPASS;
       this.cache.clear();

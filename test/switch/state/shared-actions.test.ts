@@ -56,6 +56,9 @@ describe('stored calls', () => {
       stored.params[0]?.fill(0);
       expect(plain(stored)).toEqual(made);
       expect(keep(stored)).toBe(stored);
+      // A stored call is also the direct action that runs it.
+      expect(stored).toMatchObject({ kind: 'action' });
+      expect((stored as StoredCall).call).toBe(stored);
     }
   });
 });
