@@ -141,7 +141,8 @@ export function writeTableEntry(type: UpdateType, te: p4r.TableEntry__Output, ta
       counter: t.info.directCounterId ? (counter ?? { packets: 0, bytes: 0 }) : undefined,
       meter,
       lastHit: t.hitClock ? t.hitClock() : 0,
-      idleNotified: Number.NEGATIVE_INFINITY,
+      // Only tables with a hit clock are ever checked for idleness; elsewhere a small integer keeps the field unboxed.
+      idleNotified: t.hitClock ? Number.NEGATIVE_INFINITY : 0,
     });
     return;
   }

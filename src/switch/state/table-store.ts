@@ -247,6 +247,27 @@ export class TableStore extends Store {
   }
 }
 
+/** The parts of an entry that most entries leave at their defaults, kept apart so that those entries do not carry them. */
+interface EntryExtras {
+  readonly fullRanges: KeyedMatch['fullRanges'];
+  readonly controllerMetadata: string;
+  readonly metadata: Buffer;
+  readonly idleTimeoutNs: string;
+  readonly counter: CounterCell | undefined;
+  readonly meter: MeterSettings | undefined;
+}
+
+const NO_METADATA = Buffer.alloc(0);
+
+/** The extras of `from`, or undefined when every one is at its default (no full range, cookie, metadata, TTL, counter or meter). */
+function extrasOf(from: NewTableEntry): EntryExtras | undefined {
+  const plain =
+    from.fullRanges === undefined && from.controllerMetadata === '0' && from.metadata.length === 0 && from.idleTimeoutNs === '0' && from.counter === undefined && from.meter === undefined;
+  if (plain) return undefined;
+  const { fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter } = from;
+  return { fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter };
+}
+
 /**
  * The stored form of an entry, for memory and for the garbage collector: the
  * match is kept once, as the entry's match key string (the padded values,
@@ -254,22 +275,18 @@ export class TableStore extends Store {
  * when a read or the pipeline's index asks, instead of an array, an object
  * and two Buffers per entry kept alive (a table of a million routes spends
  * most of its memory on those, and a bulk insert most of its collector time
- * moving them). Everything else is as the TableEntryRecord the caller built.
+ * moving them). The fields most entries leave at their defaults live in one
+ * object that such entries do not have. Otherwise it is the TableEntryRecord
+ * the caller built.
  */
 export class KeyedEntryRecord implements TableEntryRecord {
   readonly key: string;
   readonly matchKey: string;
-  /** The fields written as a full RANGE, which the key holds as don't care (match-key.ts). */
-  readonly fullRanges: KeyedMatch['fullRanges'];
   readonly priority: number;
   readonly action: EntryAction;
-  readonly controllerMetadata: string;
-  readonly metadata: Buffer;
-  readonly idleTimeoutNs: string;
-  readonly counter: CounterCell | undefined;
-  readonly meter: MeterSettings | undefined;
   lastHit: number;
   idleNotified: number;
+  private readonly extras: EntryExtras | undefined;
 
   constructor(
     private readonly layout: MatchLayout,
@@ -277,21 +294,42 @@ export class KeyedEntryRecord implements TableEntryRecord {
   ) {
     this.key = from.key;
     this.matchKey = from.matchKey;
-    this.fullRanges = from.fullRanges;
     this.priority = from.priority;
     this.action = from.action;
-    this.controllerMetadata = from.controllerMetadata;
-    this.metadata = from.metadata;
-    this.idleTimeoutNs = from.idleTimeoutNs;
-    this.counter = from.counter;
-    this.meter = from.meter;
     this.lastHit = from.lastHit;
     this.idleNotified = from.idleNotified;
+    this.extras = extrasOf(from);
   }
 
-  /** A copy with `changes`; the match stays a key (a spread of this record would lose `fields`). */
+  /** The fields written as a full RANGE, which the key holds as don't care (match-key.ts). */
+  get fullRanges(): KeyedMatch['fullRanges'] {
+    return this.extras?.fullRanges;
+  }
+
+  get controllerMetadata(): string {
+    return this.extras?.controllerMetadata ?? '0';
+  }
+
+  get metadata(): Buffer {
+    return this.extras?.metadata ?? NO_METADATA;
+  }
+
+  get idleTimeoutNs(): string {
+    return this.extras?.idleTimeoutNs ?? '0';
+  }
+
+  get counter(): CounterCell | undefined {
+    return this.extras?.counter;
+  }
+
+  get meter(): MeterSettings | undefined {
+    return this.extras?.meter;
+  }
+
+  /** A copy with `changes`; the match stays a key. */
   with(changes: EntryChanges): KeyedEntryRecord {
-    return new KeyedEntryRecord(this.layout, { ...this, ...changes });
+    const { key, matchKey, priority, action, lastHit, idleNotified, fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter } = this;
+    return new KeyedEntryRecord(this.layout, { key, matchKey, priority, action, lastHit, idleNotified, fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter, ...changes });
   }
 
   /** A new array each time: read it once per use. */
