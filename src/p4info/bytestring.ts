@@ -75,3 +75,55 @@ export function prefixMask(prefixLen: number, bitwidth: number): bigint {
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
+
+/** `bytes` without its leading zero bytes (one 0x00 for zero): a view, not a copy. */
+export function withoutLeadingZeros(bytes: Buffer): Buffer {
+  let i = 0;
+  while (i < bytes.length - 1 && bytes[i] === 0) i++;
+  return i === 0 ? bytes : bytes.subarray(i);
+}
+
+/**
+ * Clears, in place, every bit of the big-endian `bytes` below the top `prefixLen` bits of a
+ * `bitwidth`-bit field (the bits an LPM prefix leaves out), and returns the canonical result
+ * (a view of `bytes`). Same value as masking with prefixMask, without bigint.
+ */
+export function clearOutsidePrefix(bytes: Buffer, prefixLen: number, bitwidth: number): Buffer {
+  let clear = bitwidth - prefixLen;
+  for (let i = bytes.length - 1; i >= 0 && clear > 0; i--, clear -= 8) {
+    bytes[i] = clear >= 8 ? 0 : bytes[i]! & (0xff << clear);
+  }
+  return withoutLeadingZeros(bytes);
+}
+
+/** The canonical bytestring of `a & b` (big-endian, right-aligned). */
+export function andBytes(a: Uint8Array, b: Uint8Array): Buffer {
+  const length = Math.min(a.length, b.length);
+  const out = Buffer.allocUnsafe(Math.max(length, 1));
+  out[0] = 0;
+  for (let i = 1; i <= length; i++) out[length - i] = a[a.length - i]! & b[b.length - i]!;
+  return withoutLeadingZeros(out);
+}
+
+/** Compares two bytestrings as unsigned big-endian numbers (leading zeros allowed): negative, 0 or positive. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  let i = 0;
+  let j = 0;
+  while (a.length - i > b.length - j) if (a[i++] !== 0) return 1;
+  while (b.length - j > a.length - i) if (b[j++] !== 0) return -1;
+  for (; i < a.length; i++, j++) if (a[i] !== b[j]) return a[i]! - b[j]!;
+  return 0;
+}
+
+/** True when `bytes` holds every one of the low `bitwidth` bits set and nothing above (fullMask's value). */
+export function isFullMask(bytes: Uint8Array, bitwidth: number): boolean {
+  return bitLength(bytes) === bitwidth && allOnesBelow(bytes, bitwidth);
+}
+
+function allOnesBelow(bytes: Uint8Array, bitwidth: number): boolean {
+  for (let i = bytes.length - 1, left = bitwidth; left > 0; i--, left -= 8) {
+    const want = left >= 8 ? 0xff : (1 << left) - 1;
+    if (i < 0 || bytes[i] !== want) return false;
+  }
+  return true;
+}

@@ -5,7 +5,7 @@
  */
 import type * as p4r from '../../proto/p4r.js';
 import { encodeValue, type ActionInfo, type P4Schema, type ValueInput } from '../../p4info/index.js';
-import { EntityErrorCode, entityError, inContext } from './entity-error.js';
+import { EntityErrorCode, entityError, inContext, withContext } from './entity-error.js';
 import { bytesToP4Number } from './values.js';
 
 /** Parameter values by parameter name. */
@@ -25,22 +25,32 @@ export class Action {
   /** The P4Runtime Action: every parameter must be given, each fitting its width. */
   encode(schema: P4Schema): p4r.Action {
     const info = this.info(schema);
-    return inContext(`action ${info.name}`, () => {
-      const seen = new Set<number>();
+    // try/catch rather than inContext's closures, and no Set or sort for the usual handful of
+    // parameters given in order: a bulk write encodes the action of every entry here.
+    try {
       const params: p4r._p4_v1_Action_Param[] = [];
-      for (const [name, value] of Object.entries(this.params)) {
+      let ordered = true;
+      for (const name of Object.keys(this.params)) {
         const param = info.params.get(name);
-        if (seen.has(param.id)) throw entityError(EntityErrorCode.DUPLICATE_NAME, `parameter ${param.name} is given twice`);
-        seen.add(param.id);
-        params.push({ param_id: param.id, value: inContext(`parameter ${param.name}`, () => encodeValue(value, param.bitwidth)) });
+        if (params.some((p) => p.param_id === param.id)) throw entityError(EntityErrorCode.DUPLICATE_NAME, `parameter ${param.name} is given twice`);
+        let value: Buffer;
+        try {
+          value = encodeValue(this.params[name]!, param.bitwidth);
+        } catch (err) {
+          throw withContext(err, `parameter ${param.name}`);
+        }
+        if (params.length > 0 && params[params.length - 1]!.param_id! > param.id) ordered = false;
+        params.push({ param_id: param.id, value });
       }
-      const missing = info.params.all.filter((p) => !seen.has(p.id)).map((p) => p.name);
-      if (missing.length) {
+      if (params.length < info.params.all.length) {
+        const missing = info.params.all.filter((p) => !params.some((given) => given.param_id === p.id)).map((p) => p.name);
         throw entityError(EntityErrorCode.MISSING_PARAM, `missing value for parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
       }
-      params.sort((a, b) => (a.param_id ?? 0) - (b.param_id ?? 0));
+      if (!ordered) params.sort((a, b) => (a.param_id ?? 0) - (b.param_id ?? 0));
       return { action_id: info.id, params };
-    });
+    } catch (err) {
+      throw withContext(err, `action ${info.name}`);
+    }
   }
 
   static decode(msg: p4r.Action__Output, schema: P4Schema): Action {

@@ -15,16 +15,18 @@
  */
 import type * as p4r from '../../proto/p4r.js';
 import {
-  bigIntToBytes,
+  andBytes,
+  bitLength,
   bytesToBigInt,
+  clearOutsidePrefix,
+  compareBytes,
   encodeValue,
-  fullMask,
-  prefixMask,
+  isFullMask,
   type MatchFieldInfo,
   type TableInfo,
   type ValueInput,
 } from '../../p4info/index.js';
-import { EntityErrorCode, entityError, inContext } from './entity-error.js';
+import { EntityErrorCode, entityError, inContext, withContext } from './entity-error.js';
 import { bytesToP4Number } from './values.js';
 
 export interface LpmMatch {
@@ -62,8 +64,9 @@ function plainValue(field: MatchFieldInfo, input: MatchInput): ValueInput {
   throw badMatch(field, `expected a value or { value }, got an object with ${keys.join(', ')}`);
 }
 
-function valueOf(input: ValueInput, field: MatchFieldInfo): bigint {
-  return bytesToBigInt(encodeValue(input, field.bitwidth));
+/** The canonical bytes of a value of the field: a fresh Buffer (encodeValue's), so callers may mask it in place. */
+function valueOf(input: ValueInput, field: MatchFieldInfo): Buffer {
+  return encodeValue(input, field.bitwidth);
 }
 
 function splitText(input: MatchInput, separator: string): [string, string] | undefined {
@@ -88,21 +91,23 @@ function encodeLpm(field: MatchFieldInfo, input: MatchInput): p4r.FieldMatch | u
   if (!Number.isInteger(prefixLen) || prefixLen < 0 || prefixLen > field.bitwidth) {
     throw badMatch(field, `prefix length ${prefixLen} is outside 0..${field.bitwidth}`);
   }
-  const masked = valueOf(value, field) & prefixMask(prefixLen, field.bitwidth);
+  const masked = clearOutsidePrefix(valueOf(value, field), prefixLen, field.bitwidth);
   if (prefixLen === 0) return undefined;
-  return { field_id: field.id, lpm: { value: bigIntToBytes(masked), prefix_len: prefixLen } };
+  return { field_id: field.id, lpm: { value: masked, prefix_len: prefixLen } };
 }
 
 function encodeTernary(field: MatchFieldInfo, input: MatchInput): p4r.FieldMatch | undefined {
   let value: ValueInput;
-  let mask: bigint;
+  let mask: Buffer | undefined;
   const text = splitText(input, '&&&');
   if (text) [value, mask] = [text[0], valueOf(text[1], field)];
   else if (isRecord(input) && 'mask' in input) [value, mask] = [input.value, valueOf(input.mask, field)];
-  else [value, mask] = [plainValue(field, input), fullMask(field.bitwidth)];
-  const masked = valueOf(value, field) & mask;
-  if (mask === 0n) return undefined;
-  return { field_id: field.id, ternary: { value: bigIntToBytes(masked), mask: bigIntToBytes(mask) } };
+  else value = plainValue(field, input);
+  const bits = valueOf(value, field);
+  // No mask: all ones, under which the value stays as it is.
+  if (!mask) return { field_id: field.id, ternary: { value: bits, mask: allOnes(field.bitwidth) } };
+  if (bitLength(mask) === 0) return undefined;
+  return { field_id: field.id, ternary: { value: andBytes(bits, mask), mask } };
 }
 
 function encodeRange(field: MatchFieldInfo, input: MatchInput): p4r.FieldMatch | undefined {
@@ -113,14 +118,25 @@ function encodeRange(field: MatchFieldInfo, input: MatchInput): p4r.FieldMatch |
   else if (isRecord(input) && 'low' in input) [low, high] = [input.low, input.high];
   else low = high = plainValue(field, input);
   const [lo, hi] = [valueOf(low, field), valueOf(high, field)];
-  if (lo > hi) throw entityError(EntityErrorCode.RANGE_INVERTED, `match field ${field.name}: range low ${lo} is above high ${hi}`);
-  if (lo === 0n && hi === fullMask(field.bitwidth)) return undefined;
-  return { field_id: field.id, range: { low: bigIntToBytes(lo), high: bigIntToBytes(hi) } };
+  if (compareBytes(lo, hi) > 0) {
+    throw entityError(EntityErrorCode.RANGE_INVERTED, `match field ${field.name}: range low ${bytesToBigInt(lo)} is above high ${bytesToBigInt(hi)}`);
+  }
+  if (bitLength(lo) === 0 && isFullMask(hi, field.bitwidth)) return undefined;
+  return { field_id: field.id, range: { low: lo, high: hi } };
+}
+
+/** The all-ones mask of a field, canonical. */
+function allOnes(bitwidth: number): Buffer {
+  const out = Buffer.alloc(Math.max(1, Math.ceil(bitwidth / 8)), 0xff);
+  if (bitwidth % 8) out[0] = (1 << bitwidth % 8) - 1;
+  if (bitwidth === 0) out[0] = 0;
+  return out;
 }
 
 /** The FieldMatch for one field, or undefined when the input means "don't care". */
 export function encodeFieldMatch(field: MatchFieldInfo, input: MatchInput): p4r.FieldMatch | undefined {
-  return inContext(`match field ${field.name}`, () => {
+  // try/catch rather than inContext's closure: a bulk write encodes every field of every entry here.
+  try {
     switch (field.matchType) {
       case 'EXACT':
         return { field_id: field.id, exact: { value: encodeValue(plainValue(field, input), field.bitwidth) } };
@@ -135,24 +151,35 @@ export function encodeFieldMatch(field: MatchFieldInfo, input: MatchInput): p4r.
       default:
         throw entityError(EntityErrorCode.UNSUPPORTED_MATCH_KIND, `match kind ${field.matchType} of field ${field.name} is not supported`);
     }
-  });
+  } catch (err) {
+    throw withContext(err, `match field ${field.name}`);
+  }
 }
 
 /** Every FieldMatch of a match spec, ordered by field id; names resolve as full names or unique suffixes. */
 export function encodeMatch(table: TableInfo, spec: MatchSpec): p4r.FieldMatch[] {
   const out: p4r.FieldMatch[] = [];
-  const seen = new Set<number>();
-  for (const [name, input] of Object.entries(spec)) {
+  const seen: number[] = [];
+  let ordered = true;
+  for (const name of Object.keys(spec)) {
+    const input = spec[name];
     if (input === undefined || input === null) continue;
-    const field = inContext(`table ${table.name}`, () => table.matchFields.get(name));
-    if (seen.has(field.id)) {
-      throw entityError(EntityErrorCode.DUPLICATE_NAME, `table ${table.name}: match field ${field.name} is given twice`);
+    let encoded: p4r.FieldMatch | undefined;
+    try {
+      const field = table.matchFields.get(name);
+      if (seen.includes(field.id)) {
+        throw entityError(EntityErrorCode.DUPLICATE_NAME, `table ${table.name}: match field ${field.name} is given twice`);
+      }
+      seen.push(field.id);
+      encoded = encodeFieldMatch(field, input);
+    } catch (err) {
+      throw withContext(err, `table ${table.name}`);
     }
-    seen.add(field.id);
-    const encoded = inContext(`table ${table.name}`, () => encodeFieldMatch(field, input));
-    if (encoded) out.push(encoded);
+    if (!encoded) continue;
+    if (out.length > 0 && out[out.length - 1]!.field_id! > encoded.field_id!) ordered = false;
+    out.push(encoded);
   }
-  return out.sort((a, b) => (a.field_id ?? 0) - (b.field_id ?? 0));
+  return ordered ? out : out.sort((a, b) => (a.field_id ?? 0) - (b.field_id ?? 0));
 }
 
 /** The readable form of one FieldMatch from a switch. */
