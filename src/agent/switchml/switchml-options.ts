@@ -9,9 +9,12 @@
  * (RFC 6298, rtt-estimator.ts); these set where it starts and its bounds:
  * - **Loopback** (`SWITCHML_LOOPBACK_TIMING`, the default): the switch is the
  *   JavaScript emulator on the same machine. A window of W packets from each
- *   of n workers queues in it: at ~20k packets/s, W = 32 and n = 4 take
- *   ~6 ms, so 20 ms is a safe first timeout until samples come in. The
- *   floor, also 20 ms, stays above a garbage-collection pause or a preemption
+ *   of n workers queues in it: warm, at ~20k packets/s, W = 32 and n = 4 take
+ *   ~6 ms; but the first packets meet a switch whose code V8 has not yet
+ *   optimised (~6k packets/s at 256 values), and a first timeout of 20 ms
+ *   sent ~230 spurious retransmissions in every demo's first few hundred ms
+ *   (0 with 200 ms). The first timeout, which lasts only until the first
+ *   round trip is measured, is therefore 200 ms. The floor, 20 ms, stays above a garbage-collection pause or a preemption
  *   of the switch on a busy machine, which the variance of a calm path would
  *   not cover (measured: a 5 ms floor made the default demo retransmit ~10k
  *   packets, 20 ms ~300, at the same speed). SwitchML's fixed 10 ms is tuned
@@ -23,7 +26,7 @@
  * RECOVERY_UPDATE: a slot copy blocked by a stray round is then taken over
  * after ~140 ms (loopback) instead of failing the call.
  * Both give up on a packet after 30 retransmissions: with the per-packet
- * back-off that is about 26 s (loopback) or 53 s (Mininet) without any answer.
+ * back-off that is about 29 s (loopback) or 53 s (Mininet) without any answer.
  */
 import { MAX_POOL_SLOTS, SWITCHML_DEFAULT_ELEMENTS, SWITCHML_MAX_WORKERS, switchMlLength } from '../../wire/index.js';
 import type { DatagramTransport } from '../transport/index.js';
@@ -43,7 +46,7 @@ export interface SwitchMlTiming {
 }
 
 export const SWITCHML_LOOPBACK_TIMING: SwitchMlTiming = Object.freeze({
-  timeoutMs: 20,
+  timeoutMs: 200,
   backoff: Object.freeze({ factor: 2, minTimeoutMs: 20, maxTimeoutMs: 1000 }),
   maxRetries: 30,
   recoverAfter: 2,
