@@ -6,29 +6,19 @@
  * be given the same port, and the test fails with EADDRINUSE. These come from
  * below the kernel's ephemeral range, which port-0 binds never use, and from a
  * slice of that range of each vitest worker's own, so test files running in
- * parallel never pick the same port. Each port is still checked by binding it.
+ * parallel never pick the same port (nor the demo's own choices, which stay
+ * below FIRST: src/demo/free-ports.ts). Each port is still checked by binding it.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import { readFileSync } from 'node:fs';
-import { freeUdpPorts } from '../../src/demo/free-ports.js';
+import { ephemeralPortLow, freeUdpPorts } from '../../src/demo/free-ports.js';
 
 const FIRST = 20_000;
 const SLICE = 1_500;
 const WORKER_SLICES = 8;
 
-/** The kernel's lowest ephemeral port (Linux); undefined where it cannot be read. */
-function ephemeralLow(): number | undefined {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) ? low : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const poolId = Number(process.env.VITEST_POOL_ID ?? '1');
 const sliceStart = FIRST + (((Number.isInteger(poolId) && poolId > 0 ? poolId : 1) - 1) % WORKER_SLICES) * SLICE;
-const low = ephemeralLow();
+const low = ephemeralPortLow();
 const usable = low !== undefined && sliceStart + SLICE <= low;
 let cursor = sliceStart;
 
