@@ -15,6 +15,7 @@ import type { SocketAddress } from '../transport/index.js';
 import { BlockLayout, WorkerBlocks } from './block-layout.js';
 import { OMNIREDUCE_ERROR_CODES, OmniReduceError } from './omnireduce-error.js';
 import { resolveSlots, type OmniReduceWorkerOptions } from './omnireduce-options.js';
+import { addressKey } from './sourced-transport.js';
 import { WorkerSlot, type SlotContext } from './worker-slot.js';
 
 export interface OmniReduceStats extends AllReduceStats {
@@ -25,6 +26,8 @@ export interface OmniReduceStats extends AllReduceStats {
   blocksSent: number;
   /** Rounds completed over all slots (each one reply received). */
   rounds: number;
+  /** Replies dropped because they came from elsewhere than the address their slot's blocks go to. */
+  strangers: number;
 }
 
 export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
@@ -40,6 +43,8 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
   /** Rejects the running call (close() while it runs). */
   /** Datagrams received during the running call. */
   private received = 0;
+  /** Replies from an address other than their slot's aggregator, dropped during the running call. */
+  private strangers = 0;
   private rejectCall: ((error: OmniReduceError) => void) | undefined;
 
   constructor(private readonly options: OmniReduceWorkerOptions) {
@@ -70,7 +75,7 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
     const result = new Float32Array(data.length);
     const stats = { messagesSent: 0, bytesSent: 0, retransmissions: 0, blocksSent: 0, rounds: 0 };
     const started = options.clock.now();
-    const empty = { bytes: 0, elapsedMs: 0, messagesSent: 0, messagesReceived: 0, retransmissions: 0, bytesSent: 0, blocks: 0, blocksSent: 0, rounds: 0 };
+    const empty = { bytes: 0, elapsedMs: 0, messagesSent: 0, messagesReceived: 0, retransmissions: 0, bytesSent: 0, blocks: 0, blocksSent: 0, rounds: 0, strangers: 0 };
     if (layout.activeSlots === 0) return Promise.resolve({ result, stats: empty });
     this.rtt.expectSamplesPerRtt(layout.activeSlots);
     return new Promise((resolve, reject) => {
@@ -86,15 +91,16 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
         this.finishCall('idle');
         resolve({
           result,
-          stats: { bytes: 4 * data.length, elapsedMs: options.clock.now() - started, messagesSent: stats.messagesSent, messagesReceived: this.received, retransmissions: stats.retransmissions, bytesSent: stats.bytesSent, blocks: layout.blockCount, blocksSent: stats.blocksSent, rounds: stats.rounds },
+          stats: { bytes: 4 * data.length, elapsedMs: options.clock.now() - started, messagesSent: stats.messagesSent, messagesReceived: this.received, retransmissions: stats.retransmissions, bytesSent: stats.bytesSent, blocks: layout.blockCount, blocksSent: stats.blocksSent, rounds: stats.rounds, strangers: this.strangers },
         });
       };
       this.rejectCall = reject;
       this.received = 0;
+      this.strangers = 0;
       const ctx: SlotContext = { transport: options.transport, clock: options.clock, timers: options.timers, rtt: this.rtt, maxRetries: options.maxRetries, scales: this.scales, blocks, result, rank: this.rank, stats, settled };
       this.slots = Array.from({ length: layout.activeSlots }, (_, s) => new WorkerSlot(s, this.sets[s] as ShadowSet, this.owners[s]!, ctx));
       this.state = 'busy';
-      options.transport.onDatagram((buf, offset, length) => this.receive(buf, offset, length));
+      options.transport.onDatagram((buf, offset, length, from) => this.receive(buf, offset, length, from));
       for (const slot of this.slots) slot.start();
     });
   }
@@ -107,10 +113,17 @@ export class OmniReduceWorker implements AllReduce<OmniReduceStats> {
     return Promise.resolve();
   }
 
-  private receive(buf: Buffer, offset: number, length: number): void {
+  private receive(buf: Buffer, offset: number, length: number, from: SocketAddress | undefined): void {
     this.received++;
     const msg = decodeOmniReduce(buf, offset, offset + length);
     if (!msg.ok) return;
+    // A reply comes from where its slot's blocks go: the shard, or the switch answering as that address.
+    // A transport that cannot name the sender (a UDP wire to one peer) has nobody else to hear from.
+    const owner = this.owners[msg.slot];
+    if (from !== undefined && owner !== undefined && addressKey(from) !== addressKey(owner)) {
+      this.strangers++;
+      return;
+    }
     this.slots[msg.slot]?.onReply(msg);
   }
 

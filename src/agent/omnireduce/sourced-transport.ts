@@ -16,7 +16,8 @@ export type SourcedListener = DatagramListener;
 /** The part of a transport an OmniReduce worker uses (an AddressedTransport fits). */
 export interface WorkerTransport {
   sendTo(to: SocketAddress, payload: Uint8Array, length?: number): boolean;
-  onDatagram(listener: ((buf: Buffer, offset: number, length: number) => void) | undefined): void;
+  /** `from` names the sender where the transport can tell (kernel UDP); replies from elsewhere than their slot's aggregator are dropped. */
+  onDatagram(listener: ((buf: Buffer, offset: number, length: number, from?: SocketAddress) => void) | undefined): void;
 }
 
 /** The key a socket address is compared by. */

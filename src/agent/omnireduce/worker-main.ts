@@ -46,7 +46,7 @@ export interface OmniReduceWorkerReport {
   readonly sparsity: { readonly sparsity: number; readonly pattern: string; readonly blockElements: number } | null;
   /** The shards as `ADDR:PORT@FIRST+COUNT`. */
   readonly aggregators: readonly string[];
-  /** Per call: time, retransmissions, the bytes and blocks sent, rounds. */
+  /** Per call: time, retransmissions, the bytes and blocks sent, rounds, replies from strangers dropped. */
   readonly iterations: readonly OmniReduceCallReport[];
   /** SHA-256 of the last result's bytes. */
   readonly resultSha256: string;
@@ -109,11 +109,12 @@ export function formatOmniReduceWorkerReport(report: OmniReduceWorkerReport): st
   const ms = last?.elapsedMs ?? 0;
   const goodput = last && ms > 0 ? (last.bytes * 8) / (ms * 1e6) : 0;
   const retx = report.iterations.reduce((sum, s) => sum + s.retransmissions, 0);
+  const strangers = report.iterations.reduce((sum, s) => sum + s.strangers, 0);
   const sent = last ? `, sent ${last.blocksSent}/${last.blocks} block(s) in ${last.payloadBytesSent} bytes of messages` : '';
   const check = report.check ? `, max error ${report.check.maxAbsError.toExponential(3)}, ${report.check.boundViolations} over the bound` : '';
   return (
     `omnireduce worker ${report.rank}/${report.worldSize}: ${report.length} elements × ${report.iterations.length} call(s), ` +
-    `last ${ms.toFixed(1)} ms (${goodput.toFixed(2)} Gbit/s)${sent}, ${retx} retransmission(s), result sha256 ${report.resultSha256.slice(0, 16)}…${check}`
+    `last ${ms.toFixed(1)} ms (${goodput.toFixed(2)} Gbit/s)${sent}, ${retx} retransmission(s)${strangers ? `, ${strangers} reply(ies) from strangers dropped` : ''}, result sha256 ${report.resultSha256.slice(0, 16)}…${check}`
   );
 }
 

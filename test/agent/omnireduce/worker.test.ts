@@ -39,6 +39,28 @@ describe('OmniReduce worker', () => {
     }
   });
 
+  it('drops a reply that comes from elsewhere than its slot\'s aggregator, and counts it', async () => {
+    const job = makeJob({ workers: 2, blockSize: 8, shards: [2], seed: 'strangers' });
+    const stranger = job.net.host();
+    // Ahead of every reply of the shard, the stranger sends the same reply with its last value changed.
+    const shard = job.shardHosts[0]!;
+    const send = shard.sendTo.bind(shard);
+    let forged = 0;
+    shard.sendTo = (to, payload, length = payload.length) => {
+      const copy = Buffer.from(payload.subarray(0, length));
+      copy[length - 1] = copy[length - 1]! ^ 0x01;
+      stranger.sendTo(to, copy);
+      forged++;
+      return send(to, payload, length);
+    };
+    const tensors = sparseTensors(2, 96, 8, 1, 'random', 'strangers');
+    const { value } = await runVirtual(job.net, job.time, Promise.all(job.workers.map((w, r) => w.allreduce(tensors[r]!))));
+    const expected = expectedSwitchMlResult(tensors, 8);
+    for (const { result } of value) expect(sameBits(result, expected)).toBe(true);
+    expect(forged).toBeGreaterThan(0);
+    expect(value.reduce((n, { stats }) => n + stats.strangers, 0)).toBe(forged);
+  });
+
   it('rejects NaN before sending anything, and a second call while one runs', async () => {
     const job = makeJob({ workers: 2, blockSize: 8, shards: [2] });
     const bad = new Float32Array(20);

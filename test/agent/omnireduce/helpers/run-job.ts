@@ -30,6 +30,8 @@ export interface Job {
   readonly workerHosts: TestHost[];
   readonly workers: OmniReduceWorker[];
   readonly aggregators: OmniReduceAggregator[];
+  /** The shards' hosts, in the order of `spec.shards`. */
+  readonly shardHosts: TestHost[];
 }
 
 export function makeJob(spec: JobSpec): Job {
@@ -39,8 +41,10 @@ export function makeJob(spec: JobSpec): Job {
   const addresses = workerHosts.map((h) => h.address);
   let firstSlot = 0;
   const shards: AggregatorShard[] = [];
+  const shardHosts: TestHost[] = [];
   const aggregators = spec.shards.map((slotCount) => {
     const host = net.host();
+    shardHosts.push(host);
     shards.push({ address: host.address, firstSlot, slotCount });
     const aggregator = new OmniReduceAggregator({ transport: host, workers: addresses, firstSlot, slotCount, blockSize: spec.blockSize });
     firstSlot += slotCount;
@@ -49,7 +53,7 @@ export function makeJob(spec: JobSpec): Job {
   const workers = workerHosts.map((transport, rank) => new OmniReduceWorker({
     transport, rank, worldSize: spec.workers, aggregators: shards, blockSize: spec.blockSize, clock: time, timers: time, ...VIRTUAL_TIMING, ...spec.worker,
   }));
-  return { net, time, workerHosts, workers, aggregators };
+  return { net, time, workerHosts, workers, aggregators, shardHosts };
 }
 
 export function runVirtual<T>(net: SourcedNetwork, time: VirtualTime, work: Promise<T>, maxSteps = 100_000): Promise<{ value: T; steps: number }> {
