@@ -156,6 +156,12 @@ export function bitsToBytes(v: Bits, width: number): Buffer {
 
 /** A byte string (any length) read as an unsigned integer and wrapped to width. */
 export function bytesToBits(bytes: Uint8Array, width: number): Bits {
+  if (!isWide(width)) {
+    // Only the last 4 bytes can reach 32 bits: read them as a number (tables rebuild from stored bytes per write).
+    let v = 0;
+    for (let i = Math.max(0, bytes.length - 4); i < bytes.length; i++) v = v * 256 + bytes[i]!;
+    return wrapNumber(v, width);
+  }
   let big = 0n;
   for (const b of bytes) big = (big << 8n) | BigInt(b);
   return wrap(big, width);

@@ -57,31 +57,22 @@ interface ResolvedAction {
   readonly runner: Exec | undefined;
 }
 
-/** The value of a stored field's padded bytes, for a field of at most 32 bits (they fit: the store checked them). */
-function smallValue(bytes: Uint8Array): number {
-  let v = 0;
-  for (let i = 0; i < bytes.length; i++) v = v * 256 + bytes[i]!;
-  return v;
-}
-
 /** A stored field's test in the key's representation of `width` (number ≤ 32 bits, else bigint). */
 function testOf(f: FieldValue | undefined, width: number): FieldTest {
   if (!f) return { kind: 'any' };
-  // Numbers for keys of up to 32 bits: a rebuild after every write of a large table must not go through bigint.
-  const small = width <= 32;
-  const of = (b: Uint8Array): Bits => (small ? smallValue(b) : toBigInt(bytesToBits(b, width)));
+  // Numbers for keys of up to 32 bits (bytesToBits' representation): a rebuild of a large table must not go through bigint.
   switch (f.kind) {
     case 'exact':
     case 'optional':
-      return { kind: 'eq', value: of(f.value) };
+      return { kind: 'eq', value: bytesToBits(f.value, width) };
     case 'lpm':
     case 'ternary': {
-      const mask = of(f.mask);
-      const value = of(f.value);
+      const mask = bytesToBits(f.mask, width);
+      const value = bytesToBits(f.value, width);
       return { kind: 'mask', value: typeof value === 'number' ? (value & (mask as number)) >>> 0 : value & (mask as bigint), mask };
     }
     case 'range':
-      return { kind: 'range', low: of(f.low), high: of(f.high) };
+      return { kind: 'range', low: bytesToBits(f.low, width), high: bytesToBits(f.high, width) };
   }
 }
 

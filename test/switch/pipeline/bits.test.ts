@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../../src/util/seeded-random.js';
-import { readBits, toSigned, wrap, writeBits } from '../../../src/switch/pipeline/bits.js';
+import { bytesToBits, readBits, toSigned, wrap, writeBits } from '../../../src/switch/pipeline/bits.js';
 
 /** Reference: one bit at a time, as a bigint. */
 function slowRead(buf: Uint8Array, offset: number, width: number): bigint {
@@ -38,5 +38,17 @@ describe('bit fields on the wire', () => {
     expect(wrap(0x1_0000_0001n, 8)).toBe(1);
     expect(toSigned(0xff, 8)).toBe(-1n);
     expect(toSigned(0x8000000000000000n, 64)).toBe(-(2n ** 63n));
+  });
+
+  it('bytesToBits reads any number of bytes and wraps to the width: numbers up to 32 bits, bigints beyond', () => {
+    const random = new SeededRandom(7);
+    for (let round = 0; round < 500; round++) {
+      const bytes = Uint8Array.from({ length: random.nextInt(13) }, () => random.nextInt(256));
+      const width = 1 + random.nextInt(80);
+      let value = 0n;
+      for (const b of bytes) value = (value << 8n) | BigInt(b);
+      const expected = BigInt.asUintN(width, value);
+      expect(bytesToBits(bytes, width)).toBe(width > 32 ? expected : Number(expected));
+    }
   });
 });
