@@ -17,7 +17,7 @@ import type { MeterSettings } from './meter-config.js';
 import { EntryJournal, type EntryChange } from './entry-journal.js';
 import { SharedActions } from './shared-actions.js';
 import { Store, type UndoLog } from './undo-log.js';
-import { describe } from './validation.js';
+import { describe, EMPTY_BYTES } from './validation.js';
 
 /** One action of a one-shot action set (spec §"One Shot Action Selector Programming"), as written. */
 export interface OneShotAction {
@@ -247,7 +247,7 @@ export class TableStore extends Store {
   }
 }
 
-/** The parts of an entry that most entries leave at their defaults, kept apart so that those entries do not carry them. */
+/** The parts of an entry that most entries leave at their defaults, kept apart so that those entries share one object of them. */
 interface EntryExtras {
   readonly fullRanges: KeyedMatch['fullRanges'];
   readonly controllerMetadata: string;
@@ -257,13 +257,20 @@ interface EntryExtras {
   readonly meter: MeterSettings | undefined;
 }
 
-const NO_METADATA = Buffer.alloc(0);
+/** What an entry without extras has: no full range, cookie, metadata, TTL, counter or meter. */
+const DEFAULT_EXTRAS: EntryExtras = Object.freeze({ fullRanges: undefined, controllerMetadata: '0', metadata: EMPTY_BYTES, idleTimeoutNs: '0', counter: undefined, meter: undefined });
 
-/** The extras of `from`, or undefined when every one is at its default (no full range, cookie, metadata, TTL, counter or meter). */
-function extrasOf(from: NewTableEntry): EntryExtras | undefined {
+/** The extras of `from`: the shared DEFAULT_EXTRAS when every one is at its default. */
+function extrasOf(from: NewTableEntry): EntryExtras {
+  const d = DEFAULT_EXTRAS;
   const plain =
-    from.fullRanges === undefined && from.controllerMetadata === '0' && from.metadata.length === 0 && from.idleTimeoutNs === '0' && from.counter === undefined && from.meter === undefined;
-  if (plain) return undefined;
+    from.fullRanges === d.fullRanges &&
+    from.controllerMetadata === d.controllerMetadata &&
+    from.metadata.length === 0 &&
+    from.idleTimeoutNs === d.idleTimeoutNs &&
+    from.counter === d.counter &&
+    from.meter === d.meter;
+  if (plain) return d;
   const { fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter } = from;
   return { fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter };
 }
@@ -276,8 +283,8 @@ function extrasOf(from: NewTableEntry): EntryExtras | undefined {
  * and two Buffers per entry kept alive (a table of a million routes spends
  * most of its memory on those, and a bulk insert most of its collector time
  * moving them). The fields most entries leave at their defaults live in one
- * object that such entries do not have. Otherwise it is the TableEntryRecord
- * the caller built.
+ * object, which such entries share. Otherwise it is the TableEntryRecord the
+ * caller built.
  */
 export class KeyedEntryRecord implements TableEntryRecord {
   readonly key: string;
@@ -286,7 +293,7 @@ export class KeyedEntryRecord implements TableEntryRecord {
   readonly action: EntryAction;
   lastHit: number;
   idleNotified: number;
-  private readonly extras: EntryExtras | undefined;
+  private readonly extras: EntryExtras;
 
   constructor(
     private readonly layout: MatchLayout,
@@ -303,33 +310,33 @@ export class KeyedEntryRecord implements TableEntryRecord {
 
   /** The fields written as a full RANGE, which the key holds as don't care (match-key.ts). */
   get fullRanges(): KeyedMatch['fullRanges'] {
-    return this.extras?.fullRanges;
+    return this.extras.fullRanges;
   }
 
   get controllerMetadata(): string {
-    return this.extras?.controllerMetadata ?? '0';
+    return this.extras.controllerMetadata;
   }
 
   get metadata(): Buffer {
-    return this.extras?.metadata ?? NO_METADATA;
+    return this.extras.metadata;
   }
 
   get idleTimeoutNs(): string {
-    return this.extras?.idleTimeoutNs ?? '0';
+    return this.extras.idleTimeoutNs;
   }
 
   get counter(): CounterCell | undefined {
-    return this.extras?.counter;
+    return this.extras.counter;
   }
 
   get meter(): MeterSettings | undefined {
-    return this.extras?.meter;
+    return this.extras.meter;
   }
 
   /** A copy with `changes`; the match stays a key. */
   with(changes: EntryChanges): KeyedEntryRecord {
-    const { key, matchKey, priority, action, lastHit, idleNotified, fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter } = this;
-    return new KeyedEntryRecord(this.layout, { key, matchKey, priority, action, lastHit, idleNotified, fullRanges, controllerMetadata, metadata, idleTimeoutNs, counter, meter, ...changes });
+    const { key, matchKey, priority, action, lastHit, idleNotified } = this;
+    return new KeyedEntryRecord(this.layout, { key, matchKey, priority, action, lastHit, idleNotified, ...this.extras, ...changes });
   }
 
   /** A new array each time: read it once per use. */

@@ -62,11 +62,12 @@ export function uintToBytes(value: number): Buffer {
   return Buffer.from(out);
 }
 
-const EMPTY = Buffer.alloc(0);
+/** The one empty Buffer that stored empty bytes share. */
+export const EMPTY_BYTES = Buffer.alloc(0);
 
 /** A copy of an opaque bytes field (metadata) to keep; empty values share one buffer. */
 export function keepBytes(bytes: Buffer): Buffer {
-  return bytes.length === 0 ? EMPTY : Buffer.from(bytes);
+  return bytes.length === 0 ? EMPTY_BYTES : Buffer.from(bytes);
 }
 
 /** True when every byte of `value` from `start` to `end` is zero. */
