@@ -25,11 +25,10 @@ export class Action {
   /** The P4Runtime Action: every parameter must be given, each fitting its width. */
   encode(schema: P4Schema): p4r.Action {
     const info = this.info(schema);
-    // try/catch rather than inContext's closures, and no Set or sort for the usual handful of
-    // parameters given in order: a bulk write encodes the action of every entry here.
+    // try/catch rather than inContext's closures, and no Set for the usual handful of parameters:
+    // a bulk write encodes the action of every entry here.
     try {
       const params: p4r._p4_v1_Action_Param[] = [];
-      let ordered = true;
       for (const name of Object.keys(this.params)) {
         const param = info.params.get(name);
         if (params.some((p) => p.param_id === param.id)) throw entityError(EntityErrorCode.DUPLICATE_NAME, `parameter ${param.name} is given twice`);
@@ -39,14 +38,13 @@ export class Action {
         } catch (err) {
           throw withContext(err, `parameter ${param.name}`);
         }
-        if (params.length > 0 && params[params.length - 1]!.param_id! > param.id) ordered = false;
         params.push({ param_id: param.id, value });
       }
       if (params.length < info.params.all.length) {
         const missing = info.params.all.filter((p) => !params.some((given) => given.param_id === p.id)).map((p) => p.name);
         throw entityError(EntityErrorCode.MISSING_PARAM, `missing value for parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
       }
-      if (!ordered) params.sort((a, b) => (a.param_id ?? 0) - (b.param_id ?? 0));
+      params.sort((a, b) => (a.param_id ?? 0) - (b.param_id ?? 0));
       return { action_id: info.id, params };
     } catch (err) {
       throw withContext(err, `action ${info.name}`);

@@ -16,11 +16,13 @@
 import type * as p4r from '../../proto/p4r.js';
 import {
   andBytes,
+  bigIntToBytes,
   bitLength,
   bytesToBigInt,
   clearOutsidePrefix,
   compareBytes,
   encodeValue,
+  fullMask,
   isFullMask,
   type MatchFieldInfo,
   type TableInfo,
@@ -105,7 +107,7 @@ function encodeTernary(field: MatchFieldInfo, input: MatchInput): p4r.FieldMatch
   else value = plainValue(field, input);
   const bits = valueOf(value, field);
   // No mask: all ones, under which the value stays as it is.
-  if (!mask) return { field_id: field.id, ternary: { value: bits, mask: allOnes(field.bitwidth) } };
+  if (!mask) return { field_id: field.id, ternary: { value: bits, mask: bigIntToBytes(fullMask(field.bitwidth)) } };
   if (bitLength(mask) === 0) return undefined;
   return { field_id: field.id, ternary: { value: andBytes(bits, mask), mask } };
 }
@@ -123,14 +125,6 @@ function encodeRange(field: MatchFieldInfo, input: MatchInput): p4r.FieldMatch |
   }
   if (bitLength(lo) === 0 && isFullMask(hi, field.bitwidth)) return undefined;
   return { field_id: field.id, range: { low: lo, high: hi } };
-}
-
-/** The all-ones mask of a field, canonical. */
-function allOnes(bitwidth: number): Buffer {
-  const out = Buffer.alloc(Math.max(1, Math.ceil(bitwidth / 8)), 0xff);
-  if (bitwidth % 8) out[0] = (1 << bitwidth % 8) - 1;
-  if (bitwidth === 0) out[0] = 0;
-  return out;
 }
 
 /** The FieldMatch for one field, or undefined when the input means "don't care". */
@@ -160,7 +154,6 @@ export function encodeFieldMatch(field: MatchFieldInfo, input: MatchInput): p4r.
 export function encodeMatch(table: TableInfo, spec: MatchSpec): p4r.FieldMatch[] {
   const out: p4r.FieldMatch[] = [];
   const seen: number[] = [];
-  let ordered = true;
   for (const name of Object.keys(spec)) {
     const input = spec[name];
     if (input === undefined || input === null) continue;
@@ -175,11 +168,9 @@ export function encodeMatch(table: TableInfo, spec: MatchSpec): p4r.FieldMatch[]
     } catch (err) {
       throw withContext(err, `table ${table.name}`);
     }
-    if (!encoded) continue;
-    if (out.length > 0 && out[out.length - 1]!.field_id! > encoded.field_id!) ordered = false;
-    out.push(encoded);
+    if (encoded) out.push(encoded);
   }
-  return ordered ? out : out.sort((a, b) => (a.field_id ?? 0) - (b.field_id ?? 0));
+  return out.sort((a, b) => (a.field_id ?? 0) - (b.field_id ?? 0));
 }
 
 /** The readable form of one FieldMatch from a switch. */
