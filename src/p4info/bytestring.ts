@@ -105,14 +105,19 @@ export function andBytes(a: Uint8Array, b: Uint8Array): Buffer {
   return withoutLeadingZeros(out);
 }
 
+/** Compares `width` bytes of `x` at `i` with `width` bytes of `y` at `j`, as big-endian numbers: negative, 0 or positive. */
+export function compareAt(x: Uint8Array, i: number, y: Uint8Array, j: number, width: number): number {
+  for (let k = 0; k < width; k++) if (x[i + k] !== y[j + k]) return x[i + k]! - y[j + k]!;
+  return 0;
+}
+
 /** Compares two bytestrings as unsigned big-endian numbers (leading zeros allowed): negative, 0 or positive. */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   let i = 0;
   let j = 0;
   while (a.length - i > b.length - j) if (a[i++] !== 0) return 1;
   while (b.length - j > a.length - i) if (b[j++] !== 0) return -1;
-  for (; i < a.length; i++, j++) if (a[i] !== b[j]) return a[i]! - b[j]!;
-  return 0;
+  return compareAt(a, i, b, j, a.length - i);
 }
 
 /** True when `bytes` holds every one of the low `bitwidth` bits set and nothing above (fullMask's value). */

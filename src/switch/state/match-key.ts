@@ -18,6 +18,7 @@
  * `FieldValue` still says what was written.
  * No bigint anywhere: every check works on bytes.
  */
+import { compareAt } from '../../p4info/bytestring.js';
 import type { MatchFieldInfo } from '../../p4info/entities.js';
 import type * as p4r from '../../proto/p4r.js';
 import { invalidArgument, unimplemented } from './entity-error.js';
@@ -98,12 +99,6 @@ function bitCount(bytes: Uint8Array): number {
 function outsideMask(key: Buffer, value: number, mask: number, width: number): boolean {
   for (let i = 0; i < width; i++) if ((key[value + i]! & ~key[mask + i]!) !== 0) return true;
   return false;
-}
-
-/** Compares `width` bytes of `x` at `i` with `width` bytes of `y` at `j`, as big-endian numbers. */
-function compareAt(x: Uint8Array, i: number, y: Uint8Array, j: number, width: number): number {
-  for (let k = 0; k < width; k++) if (x[i + k] !== y[j + k]) return x[i + k]! - y[j + k]!;
-  return 0;
 }
 
 export class MatchLayout {
