@@ -18,7 +18,7 @@ import { generateEvaluator } from './generate-expression.js';
 import { LpmIndex } from './lpm-index.js';
 import { bindArguments, type StatementCompiler } from './compile-statement.js';
 import { FLOW_EXIT, FLOW_NEXT, type PacketContext } from './packet-context.js';
-import type { Bits, Value } from './values.js';
+import { zeroOf, type Bits, type Value } from './values.js';
 
 /** One field test of a candidate entry, on values in the key's representation (number ≤ 32 bits, else bigint). */
 type FieldTest = { kind: 'any' } | { kind: 'eq'; value: Bits } | { kind: 'mask'; value: Bits; mask: Bits } | { kind: 'range'; low: Bits; high: Bits };
@@ -210,7 +210,7 @@ export function compileTable(table: IrTable, env: CompileEnv, statements: Statem
   };
   const lpmValue = (c: Candidate): Bits | undefined => {
     const t = c.tests[0]!;
-    return t.kind === 'mask' ? t.value : t.kind === 'any' ? (widths[0]! > 32 ? 0n : 0) : undefined;
+    return t.kind === 'mask' ? t.value : t.kind === 'any' ? zeroOf(widths[0]!) : undefined;
   };
   const addToLpm = (index: LpmIndex<Candidate>, c: Candidate): void => {
     const value = lpmValue(c);
